@@ -1,0 +1,26 @@
+/*
+ * Kernel command-line words: "nokaslr selftest=reloc kslide.entropy=rdtsc,pit". Words are
+ * separated by spaces or tabs; a word is a flag ("nokaslr") or key=value. No quoting.
+ * The string need not be NUL-terminated within len; parsing stops at len or at a NUL.
+ */
+#ifndef KSLIDE_LIB_CMDLINE_H
+#define KSLIDE_LIB_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True if 'flag' appears as a whole word (not "xnokaslr", not "nokaslr=1"). */
+bool cmdline_has_flag(const char *cmdline, size_t len, const char *flag);
+
+/*
+ * Find the last "key=value" word and copy value (NUL-terminated) into out. Returns KS_OK,
+ * KS_ENOENT if absent, or KS_ENOSPC if the value does not fit in cap bytes (out is then "").
+ */
+int cmdline_get(const char *cmdline, size_t len, const char *key, char *out, size_t cap);
+
+/*
+ * For comma lists: is 'item' one of the comma-separated items of list? ("rdtsc" in "pit,rdtsc").
+ */
+bool cmdline_list_has(const char *list, const char *item);
+
+#endif

@@ -1,0 +1,36 @@
+/* CPU feature probe: which entropy instructions and protections this processor has. */
+#ifndef KSLIDE_LIB_CPU_H
+#define KSLIDE_LIB_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/arch.h"
+
+/*
+ * CPUID leaves and bits, from the Intel SDM Vol. 2A, "CPUID—CPU Identification"
+ * (tables "Feature Information Returned in the ECX/EDX Register" and "Structured Extended
+ * Feature Flags Enumeration Leaf").
+ */
+#define CPUID_LEAF_MAX 0x00u          /* EAX = highest basic leaf */
+#define CPUID_LEAF_FEATURES 0x01u     /* ECX/EDX feature flags */
+#define CPUID_LEAF_EXT_FEATURES 0x07u /* subleaf 0: EBX/ECX structured flags */
+
+#define CPUID_01_EDX_TSC (1u << 4)     /* RDTSC */
+#define CPUID_01_ECX_RDRAND (1u << 30) /* RDRAND (the seed patch tested bit 26, XSAVE) */
+#define CPUID_07_EBX_RDSEED (1u << 18) /* RDSEED */
+#define CPUID_07_ECX_UMIP (1u << 2)    /* CR4.UMIP: SGDT/SIDT/SLDT/SMSW/STR fault in ring 3 */
+
+struct cpu_features {
+	bool cpuid;        /* CPUID instruction present */
+	uint32_t max_leaf; /* highest basic leaf, 0 without CPUID */
+	bool tsc;
+	bool rdrand;
+	bool rdseed;
+	bool umip;
+};
+
+/* Fill *out from CPUID, reading a leaf only when the maximum leaf says it exists. */
+void cpu_probe(const struct arch_ops *arch, struct cpu_features *out);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * Applying a kslide relocation table to an image that was moved by 'delta' bytes.
+ *
+ * The table is a sequence of groups; each group names a kind and lists the image offsets
+ * of the fields to patch, ascending, as ULEB128 gaps (docs/format.md):
+ *
+ *   group := kind:u8  count:uleb128  gap:uleb128 * count
+ *   offset[0] = gap[0],  offset[i] = offset[i-1] + gap[i]
+ *
+ * The whole table is decoded and checked against the image before the first byte is
+ * written: a bad table changes nothing.
+ */
+#ifndef KSLIDE_LIB_RELOC_H
+#define KSLIDE_LIB_RELOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum reloc_kind {
+	RELOC_ADD32 = 1,  /* 32-bit field += delta, must not wrap (R_386_32, R_X86_64_32) */
+	RELOC_ADD32S = 2, /* 32-bit field is sign-extended; result must stay in int32 (R_X86_64_32S) */
+	RELOC_ADD64 = 3,  /* 64-bit field += delta (R_X86_64_64, R_X86_64_RELATIVE) */
+};
+
+struct reloc_summary {
+	uint64_t count[4]; /* indexed by reloc_kind */
+	uint64_t total;
+};
+
+/* Decode and bounds-check the table against an image of image_size bytes; writes nothing. */
+int reloc_validate(const uint8_t *table, size_t table_size, uint64_t image_size,
+		   struct reloc_summary *summary);
+
+/*
+ * Add delta to every field the table names. Validates everything (bounds and overflow of the
+ * patched values) first; on any error returns it with the image untouched.
+ */
+int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_t table_size,
+		int64_t delta);
+
+/* Encoding helpers used by the packer and tests. Return bytes written, or 0 if out too small. */
+size_t reloc_put_uleb128(uint8_t *out, size_t cap, uint64_t value);
+
+#endif

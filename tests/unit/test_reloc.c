@@ -1,0 +1,570 @@
+/* Unit tests for lib/reloc.c: table decoding, bounds and overflow checks, all-or-nothing apply. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/errors.h"
+#include "lib/reloc.h"
+
+#define IMAGE_SIZE 64
+#define TABLE_CAP 4096
+
+/* A table under construction: groups are appended with explicit offsets. */
+struct table {
+	uint8_t bytes[TABLE_CAP];
+	size_t len;
+};
+
+static void put_byte(struct table *t, uint8_t b)
+{
+	assert_true(t->len < TABLE_CAP);
+	t->bytes[t->len++] = b;
+}
+
+static void put_uleb(struct table *t, uint64_t v)
+{
+	size_t n = reloc_put_uleb128(t->bytes + t->len, TABLE_CAP - t->len, v);
+	assert_true(n > 0);
+	t->len += n;
+}
+
+/* Appends a group; offsets must be ascending (the gaps are computed from them). */
+static void put_group(struct table *t, uint8_t kind, const uint64_t *offsets, size_t n)
+{
+	put_byte(t, kind);
+	put_uleb(t, n);
+	uint64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		put_uleb(t, offsets[i] - prev);
+		prev = offsets[i];
+	}
+}
+
+static void store32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t load32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void store64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t load64(const uint8_t *p)
+{
+	return (uint64_t)load32(p) | (uint64_t)load32(p + 4) << 32;
+}
+
+/* Fills the image with a recognizable pattern so untouched bytes can be checked. */
+static void fill_pattern(uint8_t *image, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		image[i] = (uint8_t)(0xA5 ^ i);
+}
+
+/* Applies and expects rc; on failure, checks the image is byte-for-byte unchanged. */
+static void apply_expect(uint8_t *image, uint64_t size, const struct table *t, int64_t delta,
+			 int rc)
+{
+	uint8_t *copy = malloc(size ? size : 1);
+	assert_non_null(copy);
+	memcpy(copy, image, size);
+	assert_int_equal(reloc_apply(image, size, t->bytes, t->len, delta), rc);
+	if (rc != KS_OK)
+		assert_memory_equal(image, copy, size);
+	free(copy);
+}
+
+static void test_add32_round_trip_at_unaligned_offset(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 5, 0x00100000);
+	uint8_t before[IMAGE_SIZE];
+	memcpy(before, image, sizeof(image));
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 5 }, 1);
+
+	apply_expect(image, sizeof(image), &t, 0x01200000, KS_OK);
+	assert_int_equal(load32(image + 5), 0x01300000);
+	/* Every other byte is as it was. */
+	assert_memory_equal(image, before, 5);
+	assert_memory_equal(image + 9, before + 9, sizeof(image) - 9);
+
+	apply_expect(image, sizeof(image), &t, -0x01200000, KS_OK);
+	assert_memory_equal(image, before, sizeof(image));
+}
+
+static void test_add32s_round_trip_negative_field(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE] = { 0 };
+	store32(image + 8, (uint32_t)-0x1000); /* e.g. a kernel address 0xfffff000 in 32S form */
+	store32(image + 12, 0x7ffff000);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 8, 12 }, 2);
+
+	apply_expect(image, sizeof(image), &t, 0x800, KS_OK);
+	assert_int_equal((int32_t)load32(image + 8), -0x800);
+	assert_int_equal((int32_t)load32(image + 12), 0x7ffff800);
+	apply_expect(image, sizeof(image), &t, -0x800, KS_OK);
+	assert_int_equal((int32_t)load32(image + 8), -0x1000);
+	assert_int_equal(load32(image + 12), 0x7ffff000);
+}
+
+static void test_add64_round_trip_and_wraps(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE] = { 0 };
+	store64(image + 3, 0xffffffff80000000ull);
+	store64(image + 11, UINT64_MAX);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 3, 11 }, 2);
+
+	apply_expect(image, sizeof(image), &t, 0x200000, KS_OK);
+	assert_int_equal(load64(image + 3), 0xffffffff80200000ull);
+	assert_int_equal(load64(image + 11), 0x1fffffull); /* wrapped mod 2^64: allowed */
+	apply_expect(image, sizeof(image), &t, -0x200000, KS_OK);
+	assert_int_equal(load64(image + 3), 0xffffffff80000000ull);
+	assert_int_equal(load64(image + 11), UINT64_MAX);
+}
+
+static void test_negative_delta_moves_down(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE] = { 0 };
+	store32(image, 0x01000010);
+	store64(image + 8, 0x01000020);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1);
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 8 }, 1);
+
+	apply_expect(image, sizeof(image), &t, -0x00800000, KS_OK);
+	assert_int_equal(load32(image), 0x00800010);
+	assert_int_equal(load64(image + 8), 0x00800020);
+}
+
+static void test_several_groups_of_same_kind(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE] = { 0 };
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 16, 20 }, 2);
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 32 }, 1);
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1); /* offsets restart per group */
+	struct reloc_summary s;
+	memset(&s, 0xff, sizeof(s));
+
+	assert_int_equal(reloc_validate(t.bytes, t.len, sizeof(image), &s), KS_OK);
+	assert_int_equal(s.count[RELOC_ADD32], 3);
+	assert_int_equal(s.count[RELOC_ADD32S], 0);
+	assert_int_equal(s.count[RELOC_ADD64], 1);
+	assert_int_equal(s.total, 4);
+	apply_expect(image, sizeof(image), &t, 7, KS_OK);
+	assert_int_equal(load32(image + 0), 7);
+	assert_int_equal(load32(image + 16), 7);
+	assert_int_equal(load32(image + 20), 7);
+	assert_int_equal(load64(image + 32), 7);
+}
+
+static void test_empty_table_is_ok(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	struct table t = { .len = 0 };
+	struct reloc_summary s;
+	memset(&s, 0xff, sizeof(s));
+	assert_int_equal(reloc_validate(t.bytes, 0, sizeof(image), &s), KS_OK);
+	assert_int_equal(s.total, 0);
+	assert_int_equal(s.count[RELOC_ADD32], 0);
+	assert_int_equal(reloc_validate(NULL, 0, 0, NULL), KS_OK);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_OK);
+
+	/* A group with zero entries is also fine. */
+	put_group(&t, RELOC_ADD64, NULL, 0);
+	assert_int_equal(reloc_validate(t.bytes, t.len, 0, &s), KS_OK);
+	assert_int_equal(s.total, 0);
+}
+
+static void test_field_ending_exactly_at_image_end_is_ok(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE] = { 0 };
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ IMAGE_SIZE - 4 }, 1);
+	apply_expect(image, sizeof(image), &t, 1, KS_OK);
+	assert_int_equal(load32(image + IMAGE_SIZE - 4), 1);
+
+	t.len = 0;
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ IMAGE_SIZE - 8 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_OK);
+}
+
+static void test_field_straddling_end_is_out_of_range(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0, IMAGE_SIZE - 3 }, 2);
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_ERANGE);
+	apply_expect(image, sizeof(image), &t, 1, KS_ERANGE);
+
+	t.len = 0;
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ IMAGE_SIZE - 7 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_ERANGE);
+
+	/* An image smaller than the field itself. */
+	assert_int_equal(reloc_validate(t.bytes, t.len, 3, NULL), KS_ERANGE);
+	t.len = 0;
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, 3, NULL), KS_ERANGE);
+	assert_int_equal(reloc_validate(t.bytes, t.len, 0, NULL), KS_ERANGE);
+}
+
+static void test_offset_that_wraps_is_out_of_range(void **state)
+{
+	(void)state;
+	struct table t = { .len = 0 };
+	put_byte(&t, RELOC_ADD64);
+	put_uleb(&t, 2);
+	put_uleb(&t, UINT64_MAX - 16); /* in bounds for an 8-byte field */
+	put_uleb(&t, 24);              /* UINT64_MAX - 16 + 24 wraps to 7, which looks in bounds */
+	assert_int_equal(reloc_validate(t.bytes, t.len, UINT64_MAX, NULL), KS_ERANGE);
+
+	/* Near the top of a huge image, offset + width must not wrap either. */
+	t.len = 0;
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ UINT64_MAX - 3 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, UINT64_MAX, NULL), KS_ERANGE);
+	t.len = 0;
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ UINT64_MAX - 8 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, UINT64_MAX, NULL), KS_OK);
+}
+
+static void test_bad_last_entry_changes_nothing(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	struct table t = { .len = 0 };
+	/* Good entries first, so an implementation that writes as it goes would be caught. */
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0, 4, 8 }, 3);
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 16, 24 }, 2);
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 32, IMAGE_SIZE }, 2);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_ERANGE);
+
+	/* Same with a value overflow as the last entry. */
+	t.len = 0;
+	fill_pattern(image, sizeof(image));
+	store32(image + 40, 0xfffff000);
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 0, 8 }, 2);
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 20, 40 }, 2);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_EOVERFLOW);
+
+	/* And with a truncated last group. */
+	t.len = 0;
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0, 4 }, 2);
+	put_byte(&t, RELOC_ADD32);
+	put_uleb(&t, 2);
+	put_uleb(&t, 8);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_EFORMAT);
+}
+
+static void test_truncated_uleb_is_format_error(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1);
+	put_byte(&t, RELOC_ADD32);
+	put_uleb(&t, 1);
+	put_byte(&t, 0x84); /* continuation bit set, then the table ends */
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_EFORMAT);
+	apply_expect(image, sizeof(image), &t, 4, KS_EFORMAT);
+
+	/* Truncated count, and a kind byte with nothing after it. */
+	uint8_t count_cut[] = { RELOC_ADD32, 0x80 };
+	assert_int_equal(reloc_validate(count_cut, sizeof(count_cut), IMAGE_SIZE, NULL),
+			 KS_EFORMAT);
+	uint8_t kind_only[] = { RELOC_ADD32 };
+	assert_int_equal(reloc_validate(kind_only, sizeof(kind_only), IMAGE_SIZE, NULL),
+			 KS_EFORMAT);
+	/* Fewer gaps than the count promises. */
+	uint8_t short_group[] = { RELOC_ADD32, 3, 0, 4 };
+	assert_int_equal(reloc_validate(short_group, sizeof(short_group), IMAGE_SIZE, NULL),
+			 KS_EFORMAT);
+}
+
+static void test_overlong_uleb_is_format_error(void **state)
+{
+	(void)state;
+	/* 11 bytes: ten with the continuation bit, then a terminator. */
+	uint8_t eleven[] = { RELOC_ADD32, 1, 0x80, 0x80, 0x80, 0x80, 0x80,
+			     0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
+	assert_int_equal(reloc_validate(eleven, sizeof(eleven), IMAGE_SIZE, NULL), KS_EFORMAT);
+	/* 10 bytes whose last one sets bits above 63. */
+	uint8_t too_big[] = { RELOC_ADD32, 1, 0x80, 0x80, 0x80, 0x80, 0x80,
+			      0x80, 0x80, 0x80, 0x80, 0x02 };
+	assert_int_equal(reloc_validate(too_big, sizeof(too_big), IMAGE_SIZE, NULL), KS_EFORMAT);
+	/* A 10-byte encoding of a value with bit 63 set is legal (and out of range here). */
+	uint8_t top_bit[] = { RELOC_ADD32, 1, 0x80, 0x80, 0x80, 0x80, 0x80,
+			      0x80, 0x80, 0x80, 0x80, 0x01 };
+	assert_int_equal(reloc_validate(top_bit, sizeof(top_bit), IMAGE_SIZE, NULL), KS_ERANGE);
+	/* A padded but in-range encoding of 4 is accepted. */
+	uint8_t padded[] = { RELOC_ADD32, 1, 0x84, 0x80, 0x00 };
+	assert_int_equal(reloc_validate(padded, sizeof(padded), IMAGE_SIZE, NULL), KS_OK);
+}
+
+static void test_unknown_kind_is_invalid(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1);
+	put_group(&t, 4, (uint64_t[]){ 8 }, 1);
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_EINVAL);
+	apply_expect(image, sizeof(image), &t, 4, KS_EINVAL);
+
+	uint8_t kind_zero[] = { 0, 0 };
+	assert_int_equal(reloc_validate(kind_zero, sizeof(kind_zero), IMAGE_SIZE, NULL),
+			 KS_EINVAL);
+}
+
+static void test_duplicate_offset_is_format_error(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	/* offsets 0, 8, 8: the second gap of 0 would patch offset 8 twice. */
+	uint8_t dup[] = { RELOC_ADD32, 3, 0, 8, 0 };
+	assert_int_equal(reloc_validate(dup, sizeof(dup), IMAGE_SIZE, NULL), KS_EFORMAT);
+	struct table t = { .len = sizeof(dup) };
+	memcpy(t.bytes, dup, sizeof(dup));
+	apply_expect(image, sizeof(image), &t, 4, KS_EFORMAT);
+
+	/* The first gap may be 0 (offset 0). */
+	uint8_t first_zero[] = { RELOC_ADD32, 2, 0, 4 };
+	assert_int_equal(reloc_validate(first_zero, sizeof(first_zero), IMAGE_SIZE, NULL), KS_OK);
+}
+
+static void test_add32_that_would_wrap_overflows(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 4, 0xfffff000);
+	store32(image + 8, 0x00000800);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 4 }, 1);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, 0xfff, KS_OK); /* lands on 0xffffffff exactly */
+	assert_int_equal(load32(image + 4), 0xffffffff);
+
+	t.len = 0;
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 8 }, 1);
+	apply_expect(image, sizeof(image), &t, -0x801, KS_EOVERFLOW); /* below zero */
+	apply_expect(image, sizeof(image), &t, -0x800, KS_OK);
+	assert_int_equal(load32(image + 8), 0);
+
+	/* A delta of 2^32 or more can never fit, even for a zero field. */
+	apply_expect(image, sizeof(image), &t, (int64_t)1 << 32, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, INT64_MAX, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, INT64_MIN, KS_EOVERFLOW);
+	/* The 32-bit overflow check is reloc_apply's: validate only checks bounds. */
+	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_OK);
+}
+
+static void test_add32s_out_of_int32_range_overflows(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 0, 0x7ffff000);
+	store32(image + 4, 0x80000800); /* INT32_MIN + 0x800 */
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 0 }, 1);
+	apply_expect(image, sizeof(image), &t, 0x1000, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, 0xfff, KS_OK);
+	assert_int_equal(load32(image), (uint32_t)INT32_MAX);
+
+	t.len = 0;
+	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 4 }, 1);
+	apply_expect(image, sizeof(image), &t, -0x801, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, -0x800, KS_OK);
+	assert_int_equal(load32(image + 4), 0x80000000u);
+
+	/* A 32S field crossing from -1 to 0 is fine; ADD32 would reject 0xffffffff + 1. */
+	store32(image + 8, 0xffffffff);
+	t.len = 0;
+	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 8 }, 1);
+	apply_expect(image, sizeof(image), &t, 1, KS_OK);
+	assert_int_equal(load32(image + 8), 0);
+}
+
+static void test_put_uleb128_encodings(void **state)
+{
+	(void)state;
+	uint8_t out[16];
+	assert_int_equal(reloc_put_uleb128(out, sizeof(out), 0), 1);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(reloc_put_uleb128(out, sizeof(out), 127), 1);
+	assert_int_equal(out[0], 127);
+	assert_int_equal(reloc_put_uleb128(out, sizeof(out), 128), 2);
+	assert_int_equal(out[0], 0x80);
+	assert_int_equal(out[1], 0x01);
+	assert_int_equal(reloc_put_uleb128(out, sizeof(out), 624485), 3); /* Wikipedia example */
+	assert_memory_equal(out, ((uint8_t[]){ 0xe5, 0x8e, 0x26 }), 3);
+	assert_int_equal(reloc_put_uleb128(out, sizeof(out), UINT64_MAX), 10);
+	assert_int_equal(out[9], 0x01);
+	/* Too small a buffer: 0, nothing useful written. */
+	assert_int_equal(reloc_put_uleb128(out, 2, 1u << 14), 0);
+	assert_int_equal(reloc_put_uleb128(out, 0, 0), 0);
+	assert_int_equal(reloc_put_uleb128(out, 9, UINT64_MAX), 0);
+}
+
+/* xorshift64*: deterministic test randomness. */
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+#define MANY_RELOCS 100000
+#define MANY_IMAGE_SIZE (8u << 20)
+
+/* Reference: the obvious per-field update, with no checks (inputs are chosen to fit). */
+static void reference_apply(uint8_t *image, const uint64_t *offsets, const uint8_t *kinds,
+			    size_t n, int64_t delta)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = image + offsets[i];
+		if (kinds[i] == RELOC_ADD64)
+			store64(p, load64(p) + (uint64_t)delta);
+		else
+			store32(p, (uint32_t)(load32(p) + (uint32_t)delta));
+	}
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_many_random_relocations_match_reference(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x6b736c6964650001ull;
+	/* Random slots of 8 bytes; each slot holds at most one field, so fields never overlap. */
+	uint64_t *offsets = malloc(MANY_RELOCS * sizeof(*offsets));
+	uint8_t *kinds = malloc(MANY_RELOCS);
+	uint8_t *image = malloc(MANY_IMAGE_SIZE);
+	uint8_t *expect = malloc(MANY_IMAGE_SIZE);
+	uint8_t *table = malloc(MANY_RELOCS * 12 + 64);
+	assert_non_null(offsets);
+	assert_non_null(kinds);
+	assert_non_null(image);
+	assert_non_null(expect);
+	assert_non_null(table);
+
+	uint64_t slots = MANY_IMAGE_SIZE / 8;
+	for (size_t i = 0; i < MANY_RELOCS; i++)
+		offsets[i] = next_random(&seed) % slots;
+	qsort(offsets, MANY_RELOCS, sizeof(*offsets), compare_u64);
+	size_t n = 0;
+	for (size_t i = 0; i < MANY_RELOCS; i++)
+		if (n == 0 || offsets[i] != offsets[n - 1])
+			offsets[n++] = offsets[i];
+	assert_true(n > MANY_RELOCS / 2);
+
+	/* Field values small enough that a delta of +-16 MiB fits every kind. */
+	for (size_t i = 0; i < MANY_IMAGE_SIZE; i++)
+		image[i] = (uint8_t)next_random(&seed);
+	uint64_t per_kind[4] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		kinds[i] = (uint8_t)(1 + next_random(&seed) % 3);
+		per_kind[kinds[i]]++;
+		offsets[i] = offsets[i] * 8 + next_random(&seed) % 5; /* unaligned when it can be */
+		if (kinds[i] == RELOC_ADD64)
+			offsets[i] = offsets[i] / 8 * 8; /* an 8-byte field must fit in its slot */
+		if (kinds[i] != RELOC_ADD64)
+			store32(image + offsets[i], 0x40000000u + (uint32_t)(next_random(&seed) >> 40));
+	}
+
+	/* One group per kind, in the order the packer would emit them. */
+	size_t len = 0;
+	for (uint8_t kind = RELOC_ADD32; kind <= RELOC_ADD64; kind++) {
+		table[len++] = kind;
+		len += reloc_put_uleb128(table + len, 10, per_kind[kind]);
+		uint64_t prev = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (kinds[i] != kind)
+				continue;
+			len += reloc_put_uleb128(table + len, 10, offsets[i] - prev);
+			prev = offsets[i];
+		}
+	}
+
+	struct reloc_summary s;
+	assert_int_equal(reloc_validate(table, len, MANY_IMAGE_SIZE, &s), KS_OK);
+	assert_int_equal(s.total, n);
+	for (int k = RELOC_ADD32; k <= RELOC_ADD64; k++)
+		assert_int_equal(s.count[k], per_kind[k]);
+
+	const int64_t deltas[] = { 0x1000000, -0xfff000, 0x2000 };
+	for (size_t d = 0; d < sizeof(deltas) / sizeof(deltas[0]); d++) {
+		memcpy(expect, image, MANY_IMAGE_SIZE);
+		reference_apply(expect, offsets, kinds, n, deltas[d]);
+		assert_int_equal(reloc_apply(image, MANY_IMAGE_SIZE, table, len, deltas[d]), KS_OK);
+		assert_memory_equal(image, expect, MANY_IMAGE_SIZE);
+	}
+
+	free(table);
+	free(expect);
+	free(image);
+	free(kinds);
+	free(offsets);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add32_round_trip_at_unaligned_offset),
+		cmocka_unit_test(test_add32s_round_trip_negative_field),
+		cmocka_unit_test(test_add64_round_trip_and_wraps),
+		cmocka_unit_test(test_negative_delta_moves_down),
+		cmocka_unit_test(test_several_groups_of_same_kind),
+		cmocka_unit_test(test_empty_table_is_ok),
+		cmocka_unit_test(test_field_ending_exactly_at_image_end_is_ok),
+		cmocka_unit_test(test_field_straddling_end_is_out_of_range),
+		cmocka_unit_test(test_offset_that_wraps_is_out_of_range),
+		cmocka_unit_test(test_bad_last_entry_changes_nothing),
+		cmocka_unit_test(test_truncated_uleb_is_format_error),
+		cmocka_unit_test(test_overlong_uleb_is_format_error),
+		cmocka_unit_test(test_unknown_kind_is_invalid),
+		cmocka_unit_test(test_duplicate_offset_is_format_error),
+		cmocka_unit_test(test_add32_that_would_wrap_overflows),
+		cmocka_unit_test(test_add32s_out_of_int32_range_overflows),
+		cmocka_unit_test(test_put_uleb128_encodings),
+		cmocka_unit_test(test_many_random_relocations_match_reference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -46,6 +46,11 @@ static bool insn(struct fake_rng_insn *r, uint32_t *out)
 	*out = 0; /* what the hardware leaves in the register when carry is clear */
 	if (r->fail || (r->succeed_first && r->calls > r->succeed_first))
 		return false;
+	if (r->streak < r->fail_before_each) {
+		r->streak++;
+		return false;
+	}
+	r->streak = 0;
 	if (r->values) {
 		*out = r->values[r->next];
 		r->next = (r->next + 1) % r->count;

@@ -17,7 +17,9 @@ struct fake_rng_insn {
 	size_t count;
 	size_t next;
 	unsigned succeed_first; /* when nonzero: carry set for this many attempts, clear after */
-	bool fail;              /* carry always clear */
+	unsigned fail_before_each; /* carry clear this many times before every success */
+	unsigned streak;
+	bool fail; /* carry always clear */
 	unsigned calls;
 };
 

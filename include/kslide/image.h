@@ -1,0 +1,57 @@
+/*
+ * The packed image kslide-pack writes and the stub reads (docs/format.md).
+ *
+ *   file offset 0                                                    image_file_size
+ *   | stub: Multiboot header, this header, code, data, zeroed bss | payload | relocs |
+ *   ^ loaded at the stub's link address by the boot loader
+ *
+ * The payload is the kernel's loadable bytes as they sit in memory from link_phys_base
+ * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size). The
+ * checksum covers this header (with checksum = 0), the payload and the relocation table.
+ */
+#ifndef KSLIDE_IMAGE_H
+#define KSLIDE_IMAGE_H
+
+#include <stdint.h>
+
+#define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
+#define KSLIDE_IMAGE_MAGIC_BYTES 8
+#define KSLIDE_IMAGE_VERSION 1u
+
+#define KSLIDE_ARCH_I386 1u
+#define KSLIDE_ARCH_X86_64 2u
+
+/* flags */
+#define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
+
+struct kslide_image_header {
+	uint8_t magic[KSLIDE_IMAGE_MAGIC_BYTES];
+	uint32_t version;
+	uint32_t header_size;
+	uint32_t flags;
+	uint32_t arch;
+
+	uint64_t image_file_size; /* the whole packed file; the loader must have loaded this much */
+	uint64_t payload_offset;  /* from the image's first byte */
+	uint64_t payload_file_size;
+	uint64_t payload_mem_size;
+	uint64_t relocs_offset;
+	uint64_t relocs_size;
+
+	uint64_t link_phys_base;
+	uint64_t link_virt_base;
+	uint64_t entry_offset; /* entry point minus link base */
+
+	uint64_t align;    /* the physical base is a multiple of this (power of two, >= 4 KiB) */
+	uint64_t phys_min; /* lowest allowed physical base */
+	uint64_t phys_max; /* highest allowed address of the kernel's last byte, inclusive */
+
+	uint64_t virt_align; /* x86-64 only; 0 where the virtual base follows the physical one */
+	uint64_t virt_min;
+	uint64_t virt_max;
+
+	uint32_t checksum; /* lib/crc32.h */
+	uint32_t reserved;
+};
+
+#endif

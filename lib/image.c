@@ -1,0 +1,77 @@
+/* Packed image validation: every size and offset is checked before it is used. */
+#include "lib/image.h"
+#include "lib/crc32.h"
+#include "lib/errors.h"
+
+static int fail(const char **why, const char *reason)
+{
+	*why = reason;
+	return KS_EFORMAT;
+}
+
+static int is_pow2(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* [offset, offset + size) inside [0, limit), without overflow. */
+static int inside(uint64_t offset, uint64_t size, uint64_t limit)
+{
+	return offset <= limit && size <= limit - offset;
+}
+
+uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header)
+{
+	struct kslide_image_header copy = *header;
+	copy.checksum = 0;
+	uint32_t crc = crc32_update(0, &copy, sizeof(copy));
+	crc = crc32_update(crc, image + header->payload_offset, header->payload_file_size);
+	return crc32_update(crc, image + header->relocs_offset, header->relocs_size);
+}
+
+static int check_layout(uint64_t available, const struct kslide_image_header *h, const char **why)
+{
+	if (h->image_file_size > available)
+		return fail(why, "image is larger than what the boot loader loaded (truncated?)");
+	if (!inside(h->payload_offset, h->payload_file_size, h->image_file_size))
+		return fail(why, "payload lies outside the image");
+	if (!inside(h->relocs_offset, h->relocs_size, h->image_file_size))
+		return fail(why, "relocation table lies outside the image");
+	if (h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0)
+		return fail(why, "payload memory size is smaller than its file size");
+	if (h->entry_offset >= h->payload_mem_size)
+		return fail(why, "entry point outside the kernel");
+	return KS_OK;
+}
+
+static int check_placement(const struct kslide_image_header *h, const char **why)
+{
+	if (!is_pow2(h->align) || h->align < IMAGE_MIN_ALIGN)
+		return fail(why, "alignment is not a power of two of at least 4 KiB");
+	if (h->link_phys_base & (IMAGE_MIN_ALIGN - 1))
+		return fail(why, "link base is not page aligned");
+	if (h->phys_min > h->phys_max)
+		return fail(why, "physical bounds are inverted");
+	if (h->payload_mem_size - 1 > UINT64_MAX - h->link_phys_base)
+		return fail(why, "kernel extends past the end of the address space");
+	return KS_OK;
+}
+
+int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *h,
+		 const char **why)
+{
+	static const char magic[KSLIDE_IMAGE_MAGIC_BYTES] = KSLIDE_IMAGE_MAGIC;
+	for (int i = 0; i < KSLIDE_IMAGE_MAGIC_BYTES; i++)
+		if (h->magic[i] != (uint8_t)magic[i])
+			return fail(why, "bad magic: not a kslide image");
+	if (h->version != KSLIDE_IMAGE_VERSION)
+		return fail(why, "unsupported image format version");
+	if (h->header_size != sizeof(*h))
+		return fail(why, "header size does not match this stub");
+	int rc = check_layout(available, h, why);
+	if (rc == KS_OK)
+		rc = check_placement(h, why);
+	if (rc == KS_OK && image_checksum(image, h) != h->checksum)
+		return fail(why, "checksum mismatch: the image is corrupt");
+	return rc;
+}

@@ -1,0 +1,23 @@
+/* Checks a packed image (include/kslide/image.h) before the stub trusts any of its fields. */
+#ifndef KSLIDE_LIB_IMAGE_H
+#define KSLIDE_LIB_IMAGE_H
+
+#include <stdint.h>
+
+#include "include/kslide/image.h"
+
+#define IMAGE_MIN_ALIGN 0x1000u /* kernels rely on page-aligned sections */
+
+/*
+ * 'image' points at the image's first byte and 'available' bytes of it are loaded; 'header'
+ * is the copy of the header inside it. Checks magic, version, sizes and offsets against each
+ * other and against 'available', alignment and bounds, then the checksum. Returns KS_OK, or
+ * KS_EFORMAT with *why naming the first problem found.
+ */
+int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *header,
+		 const char **why);
+
+/* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), payload, relocs. */
+uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header);
+
+#endif

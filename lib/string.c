@@ -1,4 +1,4 @@
-/* The five libc memory/string routines the stub and kernel need (gcc may emit calls to them).
+/* The libc memory and string routines the stub and kernel need (gcc may emit calls to them).
  * Freestanding: built only for the boot targets, since the host tests use the real libc. */
 #include <stddef.h>
 #include <stdint.h>
@@ -87,4 +87,12 @@ size_t strlen(const char *s)
 	while (s[n])
 		n++;
 	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	while (*p && *p == *q)
+		p++, q++;
+	return *p < *q ? -1 : *p > *q;
 }

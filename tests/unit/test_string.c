@@ -13,6 +13,7 @@
 #define memset ks_memset
 #define memcmp ks_memcmp
 #define strlen ks_strlen
+#define strcmp ks_strcmp
 #include "lib/string.c"
 #undef memcpy
 #undef memmove

@@ -1,0 +1,60 @@
+/*
+ * What the stub learned from its boot loader, in one loader-neutral form: the memory map,
+ * the command line, the modules, and every range of memory that must survive the kernel's
+ * move. Protocol parsers (multiboot1.c, later multiboot2.c) fill it; policy (stub.c) reads it.
+ */
+#ifndef KSLIDE_BOOT_BOOTENV_H
+#define KSLIDE_BOOT_BOOTENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "include/kslide/bootinfo.h"
+#include "lib/slots.h"
+
+#define BOOTENV_MAP_MAX 256    /* memory map entries kept; more are dropped (and reported) */
+#define BOOTENV_MODULES_MAX 32 /* more modules is an error: we could not protect them */
+/* Per module: its bytes and its command line; plus the loader's own structures. */
+#define BOOTENV_AVOID_MAX (2 * BOOTENV_MODULES_MAX + 16)
+
+/*
+ * Reads physical memory: returns a pointer to len readable bytes at addr, or NULL when the
+ * range is not readable. The stub maps physical addresses one to one; tests and fuzzers
+ * serve a buffer.
+ */
+struct phys_reader {
+	const void *(*read)(void *ctx, uint64_t addr, uint64_t len);
+	void *ctx;
+};
+
+struct boot_env {
+	struct kslide_mem_entry map[BOOTENV_MAP_MAX];
+	uint32_t map_count;
+	uint32_t map_dropped; /* entries beyond BOOTENV_MAP_MAX */
+
+	struct kslide_module modules[BOOTENV_MODULES_MAX];
+	uint32_t module_count;
+
+	struct mem_range avoid[BOOTENV_AVOID_MAX];
+	uint32_t avoid_count;
+
+	const char *cmdline; /* NUL-terminated, or NULL */
+	uint64_t cmdline_phys;
+	const char *loader_name; /* or NULL */
+};
+
+/* Record a range that must not be overwritten. KS_ENOSPC when the table is full. */
+int bootenv_avoid(struct boot_env *env, uint64_t start, uint64_t length);
+
+/* Append a memory map entry (silently counted as dropped when full). */
+void bootenv_add_map(struct boot_env *env, uint64_t base, uint64_t length, uint32_t type);
+
+/*
+ * Read a NUL-terminated string at addr of at most max_len bytes (NUL included); returns it and
+ * its length without the NUL, or NULL if it is unreadable or unterminated.
+ */
+const char *bootenv_string(const struct phys_reader *mem, uint64_t addr, uint64_t max_len,
+			   uint64_t *len);
+
+#endif

@@ -1,0 +1,8 @@
+/* The stub's console: serial output with a "kslide: " voice. */
+#ifndef KSLIDE_BOOT_CONSOLE_H
+#define KSLIDE_BOOT_CONSOLE_H
+
+void console_init(void);
+void console_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * Multiboot 1 information parsing. Layout from the Multiboot Specification 0.6.96, section 3.3
+ * "Boot information format": all fields are 32-bit little-endian at fixed offsets, present
+ * when their bit in 'flags' is set.
+ */
+#include "boot/multiboot1.h"
+#include "lib/errors.h"
+
+#define MBI_FLAG_MEM (1u << 0)     /* mem_lower, mem_upper */
+#define MBI_FLAG_CMDLINE (1u << 2) /* cmdline */
+#define MBI_FLAG_MODS (1u << 3)    /* mods_count, mods_addr */
+#define MBI_FLAG_MMAP (1u << 6)    /* mmap_length, mmap_addr */
+#define MBI_FLAG_LOADER (1u << 9)  /* boot_loader_name */
+
+#define MBI_OFF_FLAGS 0
+#define MBI_OFF_MEM_UPPER 8
+#define MBI_OFF_CMDLINE 16
+#define MBI_OFF_MODS_COUNT 20
+#define MBI_OFF_MODS_ADDR 24
+#define MBI_OFF_MMAP_LENGTH 44
+#define MBI_OFF_MMAP_ADDR 48
+#define MBI_OFF_LOADER_NAME 64
+#define MBI_SIZE 116 /* through the framebuffer fields (flags bit 12) */
+#define MBI_MIN_SIZE 68 /* through boot_loader_name, the last field we read */
+
+#define MODULE_ENTRY_SIZE 16 /* mod_start, mod_end, string, reserved */
+#define MMAP_ENTRY_MIN 20    /* base_addr, length, type after the size field */
+#define ONE_MIB 0x100000u
+#define STRING_MAX 4096 /* longest command line or name we accept */
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
+{
+	uint32_t length = get32(info + MBI_OFF_MMAP_LENGTH);
+	uint32_t addr = get32(info + MBI_OFF_MMAP_ADDR);
+	const uint8_t *p = mem->read(mem->ctx, addr, length);
+	if (!p)
+		return KS_EFORMAT;
+	/* Each entry starts with its own size, which excludes the size field itself. */
+	uint32_t off = 0;
+	while (off < length) {
+		if (length - off < 4)
+			return KS_EFORMAT;
+		uint32_t size = get32(p + off);
+		if (size < MMAP_ENTRY_MIN || size > length - off - 4)
+			return KS_EFORMAT;
+		const uint8_t *e = p + off + 4;
+		bootenv_add_map(env, get64(e), get64(e + 8), get32(e + 16));
+		off += size + 4;
+	}
+	return bootenv_avoid(env, addr, length);
+}
+
+/* Without a map, mem_upper (KiB above 1 MiB) describes the one range we may use. */
+static void parse_mem_upper(const uint8_t *info, struct boot_env *env)
+{
+	uint64_t upper = (uint64_t)get32(info + MBI_OFF_MEM_UPPER) * 1024;
+	bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
+}
+
+static int parse_string(const struct phys_reader *mem, uint32_t addr, struct boot_env *env,
+			const char **out, uint64_t *len)
+{
+	*out = bootenv_string(mem, addr, STRING_MAX, len);
+	if (!*out)
+		return KS_EFORMAT;
+	return bootenv_avoid(env, addr, *len + 1);
+}
+
+static int parse_modules(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
+{
+	uint32_t count = get32(info + MBI_OFF_MODS_COUNT);
+	uint32_t addr = get32(info + MBI_OFF_MODS_ADDR);
+	if (count > BOOTENV_MODULES_MAX)
+		return KS_ENOSPC;
+	const uint8_t *list = mem->read(mem->ctx, addr, (uint64_t)count * MODULE_ENTRY_SIZE);
+	if (!list)
+		return KS_EFORMAT;
+	int rc = bootenv_avoid(env, addr, (uint64_t)count * MODULE_ENTRY_SIZE);
+	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
+		const uint8_t *m = list + i * MODULE_ENTRY_SIZE;
+		struct kslide_module *mod = &env->modules[env->module_count++];
+		mod->start = get32(m);
+		mod->end = get32(m + 4);
+		mod->cmdline = get32(m + 8);
+		if (mod->end < mod->start)
+			return KS_EFORMAT;
+		rc = bootenv_avoid(env, mod->start, mod->end - mod->start);
+		if (rc == KS_OK && mod->cmdline) {
+			const char *s;
+			uint64_t len;
+			rc = parse_string(mem, (uint32_t)mod->cmdline, env, &s, &len);
+		}
+	}
+	return rc;
+}
+
+int multiboot1_parse(const struct phys_reader *mem, uint32_t info_addr, struct boot_env *env)
+{
+	const uint8_t *info = mem->read(mem->ctx, info_addr, MBI_MIN_SIZE);
+	if (!info)
+		return KS_EFORMAT;
+	int rc = bootenv_avoid(env, info_addr, MBI_SIZE);
+	uint32_t flags = get32(info + MBI_OFF_FLAGS);
+
+	if (rc == KS_OK && (flags & MBI_FLAG_MMAP))
+		rc = parse_mmap(mem, info, env);
+	else if (rc == KS_OK && (flags & MBI_FLAG_MEM))
+		parse_mem_upper(info, env);
+	if (rc == KS_OK && (flags & MBI_FLAG_CMDLINE)) {
+		uint64_t len;
+		env->cmdline_phys = get32(info + MBI_OFF_CMDLINE);
+		rc = parse_string(mem, (uint32_t)env->cmdline_phys, env, &env->cmdline, &len);
+	}
+	if (rc == KS_OK && (flags & MBI_FLAG_MODS))
+		rc = parse_modules(mem, info, env);
+	if (rc == KS_OK && (flags & MBI_FLAG_LOADER)) {
+		uint64_t len;
+		rc = parse_string(mem, get32(info + MBI_OFF_LOADER_NAME), env, &env->loader_name,
+				  &len);
+	}
+	return rc;
+}

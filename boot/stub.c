@@ -1,0 +1,305 @@
+/*
+ * The stub's policy: check the image, learn the machine from the boot loader, gather entropy,
+ * pick a base uniformly among every slot, move the kernel there, relocate it and describe
+ * the result in boot_info.
+ *
+ *   0        1 MiB                     16 MiB (phys_min)                    phys_max
+ *   |  BIOS  | stub | payload | relocs |......... slots, each `align` apart .........|
+ *            ^ the boot loader put us here       ^ the kernel is copied to one of them
+ *
+ * Memory the loader handed over (info structure, memory map, command line, modules) and the
+ * whole packed image are avoided, so the copy never overwrites its own source.
+ *
+ * Two levels of failure, as in Linux: warn() and carry on without randomization when that is
+ * still safe, error() and refuse to start the kernel when an invariant is broken.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/x86/arch_ops.h"
+#include "boot/bootenv.h"
+#include "boot/console.h"
+#include "boot/multiboot1.h"
+#include "boot/stub.h"
+#include "include/kslide/image.h"
+#include "lib/cmdline.h"
+#include "lib/cpu.h"
+#include "lib/entropy.h"
+#include "lib/errors.h"
+#include "lib/image.h"
+#include "lib/pool.h"
+#include "lib/reloc.h"
+#include "lib/slots.h"
+#include "lib/uniform.h"
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+size_t strlen(const char *s);
+
+#define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
+#define OPTION_MAX 64
+#define ADDRESS_SPACE_END 0x100000000ull /* the i386 stub reaches the first 4 GiB */
+
+/* Filled in by kslide-pack; the stub reads it but never trusts it unverified. */
+__attribute__((section(".kslide_header"), used)) struct kslide_image_header image_header = {
+	.magic = KSLIDE_IMAGE_MAGIC,
+};
+
+extern uint8_t _image_start[];
+extern const uint32_t multiboot_header[];
+#define MB_HEADER_LOAD_ADDR 4 /* words of the Multiboot a.out-kludge header */
+#define MB_HEADER_LOAD_END 5
+
+struct kslide_bootinfo boot_info;
+
+static struct boot_env env;
+static struct mem_range usable[BOOTENV_MAP_MAX];
+static struct span slot_work[SLOT_WORK_SPANS(BOOTENV_MAP_MAX, BOOTENV_AVOID_MAX)];
+
+static uint32_t error(const char *what, const char *detail)
+{
+	console_print("kslide: error: %s: %s; not starting the kernel\n", what, detail);
+	return 0;
+}
+
+static void warn(const char *what)
+{
+	console_print("kslide: warning: %s\n", what);
+}
+
+static const void *identity_read(void *ctx, uint64_t addr, uint64_t len)
+{
+	(void)ctx;
+	if (addr == 0 || addr > ADDRESS_SPACE_END || len > ADDRESS_SPACE_END - addr)
+		return NULL;
+	return (const void *)(uintptr_t)addr;
+}
+
+static const struct phys_reader physical_memory = { identity_read, NULL };
+
+static uint32_t cmdline_length(void)
+{
+	return env.cmdline ? (uint32_t)strlen(env.cmdline) : 0;
+}
+
+static bool has_flag(const char *flag)
+{
+	return cmdline_has_flag(env.cmdline, cmdline_length(), flag);
+}
+
+static bool randomization_wanted(void)
+{
+	if (image_header.flags & KSLIDE_IMAGE_NOKASLR_DEFAULT)
+		return has_flag("kaslr") && !has_flag("nokaslr");
+	return !has_flag("nokaslr");
+}
+
+static uint32_t allowed_sources(void)
+{
+	char list[OPTION_MAX];
+	if (cmdline_get(env.cmdline, cmdline_length(), ENTROPY_OPTION, list, sizeof(list)) != KS_OK)
+		return ENTROPY_ALL;
+	uint32_t mask = 0;
+	for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++)
+		if (cmdline_list_has(list, entropy_source_name((enum entropy_source)s)))
+			mask |= ENTROPY_BIT(s);
+	return mask;
+}
+
+/* Everything the loader told us goes into the pool too, credited nothing. */
+static void mix_boot_env(struct mix_pool *pool)
+{
+	pool_mix(pool, env.map, env.map_count * sizeof(env.map[0]));
+	pool_mix(pool, env.modules, env.module_count * sizeof(env.modules[0]));
+	if (env.cmdline)
+		pool_mix(pool, env.cmdline, cmdline_length());
+}
+
+static void gather_entropy(struct rng *rng, struct entropy_report *report)
+{
+	struct cpu_features cpu;
+	struct mix_pool pool;
+	cpu_probe(&x86_arch_ops, &cpu);
+	pool_init(&pool);
+	entropy_gather(&x86_arch_ops, &cpu, allowed_sources(), &pool, report);
+	mix_boot_env(&pool);
+	rng_init_from_pool(rng, &pool);
+}
+
+static size_t collect_usable(void)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < env.map_count; i++) {
+		if (env.map[i].type != KSLIDE_MEM_USABLE)
+			continue;
+		usable[n].start = env.map[i].base;
+		usable[n].length = env.map[i].length;
+		n++;
+	}
+	return n;
+}
+
+/* Slots for a kernel of 'size' bytes whose last byte lies in [min, max_last]. */
+static int build_slots(struct slot_map *map, uint64_t align, uint64_t min, uint64_t max_last)
+{
+	struct slot_request req = {
+		.usable = usable,
+		.usable_count = collect_usable(),
+		.avoid = env.avoid,
+		.avoid_count = env.avoid_count,
+		.image_size = image_header.payload_mem_size,
+		.align = align,
+		.min = min,
+		.max_last = max_last,
+	};
+	return slot_map_build(map, &req, slot_work, sizeof(slot_work) / sizeof(slot_work[0]));
+}
+
+static bool link_base_is_free(void)
+{
+	struct slot_map map;
+	uint64_t link = image_header.link_phys_base;
+	return build_slots(&map, IMAGE_MIN_ALIGN, link, link + image_header.payload_mem_size - 1) ==
+		       KS_OK &&
+	       map.total == 1;
+}
+
+static uint32_t move_and_relocate(uint64_t base)
+{
+	const struct kslide_image_header *h = &image_header;
+	uint8_t *dst = (uint8_t *)(uintptr_t)base;
+	memcpy(dst, _image_start + h->payload_offset, h->payload_file_size);
+	memset(dst + h->payload_file_size, 0, h->payload_mem_size - h->payload_file_size);
+	int rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset,
+			     h->relocs_size, (int64_t)(base - h->link_phys_base));
+	if (rc != KS_OK)
+		return error("relocation table rejected", ks_strerror(rc));
+	return (uint32_t)(base + h->entry_offset);
+}
+
+static size_t append(char *out, size_t n, size_t cap, const char *text)
+{
+	while (*text && n + 1 < cap)
+		out[n++] = *text++;
+	out[n] = '\0';
+	return n;
+}
+
+/* "rdrand,rdtsc": the sources that answered, or "none". */
+static void describe_sources(const struct entropy_report *report, char *out, size_t cap)
+{
+	size_t n = append(out, 0, cap, "");
+	for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++) {
+		if (!(report->answered & ENTROPY_BIT(s)))
+			continue;
+		if (n)
+			n = append(out, n, cap, ",");
+		n = append(out, n, cap, entropy_source_name((enum entropy_source)s));
+	}
+	if (n == 0)
+		append(out, 0, cap, "none");
+}
+
+static void fill_boot_info(uint64_t base, uint64_t slots, uint32_t flags,
+			   const struct entropy_report *report, struct rng *rng)
+{
+	const struct kslide_image_header *h = &image_header;
+	struct kslide_bootinfo *bi = &boot_info;
+	bi->magic = KSLIDE_BOOT_MAGIC;
+	bi->version = KSLIDE_BOOTINFO_VERSION;
+	bi->size = sizeof(*bi);
+	bi->flags = flags;
+	bi->phys_base = base;
+	bi->link_phys_base = h->link_phys_base;
+	bi->link_virt_base = h->link_virt_base;
+	bi->virt_base = h->link_virt_base + (base - h->link_phys_base);
+	bi->image_size = h->payload_mem_size;
+	bi->phys_slots = slots;
+	bi->virt_slots = 0;
+	bi->align = h->align;
+	bi->entropy_answered = report->answered;
+	bi->entropy_credited = report->credited_bits;
+	rng_bytes(rng, bi->seed, sizeof(bi->seed));
+	bi->cmdline = env.cmdline_phys;
+	bi->mmap = (uintptr_t)env.map;
+	bi->mmap_count = env.map_count;
+	bi->modules = (uintptr_t)env.modules;
+	bi->module_count = env.module_count;
+	bi->bootinfo_start = (uintptr_t)_image_start;
+	bi->bootinfo_end = (uintptr_t)_image_start + h->image_file_size;
+}
+
+static void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *report)
+{
+	char sources[OPTION_MAX];
+	describe_sources(report, sources, sizeof(sources));
+	console_print("kslide: base=0x%llx phys=0x%llx slots=%llu align=0x%llx entropy=%s "
+		      "credited=%u\n",
+		      (unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,
+		      (unsigned long long)bi->phys_slots, (unsigned long long)bi->align, sources,
+		      (unsigned)report->credited_bits);
+}
+
+/* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
+static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base,
+		       uint32_t *flags)
+{
+	if (!randomization_wanted()) {
+		*flags |= KSLIDE_BOOT_NOKASLR;
+		console_print("kslide: nokaslr: kernel stays at its link address 0x%llx\n",
+			      (unsigned long long)image_header.link_phys_base);
+	} else if (map->total == 0) {
+		*flags |= KSLIDE_BOOT_FALLBACK;
+		warn("no slot fits the kernel in usable memory; using its link address");
+	} else {
+		*flags |= KSLIDE_BOOT_RANDOMIZED;
+		uint64_t index = uniform_below(map->total, rng_next_u64, rng);
+		return slot_map_address(map, index, base);
+	}
+	*base = image_header.link_phys_base;
+	return link_base_is_free() ? KS_OK : KS_ENOENT;
+}
+
+uint32_t stub_main(uint32_t loader_magic, uint32_t loader_info)
+{
+	const char *why;
+	console_init();
+	uint64_t loaded = multiboot_header[MB_HEADER_LOAD_END] - multiboot_header[MB_HEADER_LOAD_ADDR];
+	if (image_verify(_image_start, loaded, &image_header, &why) != KS_OK)
+		return error("image rejected", why);
+	if (loader_magic != MULTIBOOT1_BOOTLOADER_MAGIC)
+		return error("boot loader", "not started by a Multiboot loader");
+	int rc = multiboot1_parse(&physical_memory, loader_info, &env);
+	if (rc == KS_OK)
+		rc = bootenv_avoid(&env, (uintptr_t)_image_start, image_header.image_file_size);
+	if (rc != KS_OK)
+		return error("boot information unusable", ks_strerror(rc));
+	if (env.map_dropped)
+		warn("memory map longer than the stub's table; extra entries ignored");
+
+	struct rng rng;
+	struct entropy_report report;
+	gather_entropy(&rng, &report);
+
+	struct slot_map map;
+	rc = build_slots(&map, image_header.align, image_header.phys_min, image_header.phys_max);
+	if (rc != KS_OK)
+		return error("slot search failed", ks_strerror(rc));
+
+	uint64_t base;
+	uint32_t flags = 0;
+	if (choose_base(&map, &rng, &base, &flags) != KS_OK)
+		return error("no safe place for the kernel",
+			     "its link address is not free usable memory");
+	if (report.credited_bits == 0) {
+		flags |= KSLIDE_BOOT_PREDICTABLE;
+		if (flags & KSLIDE_BOOT_RANDOMIZED)
+			warn("NO ENTROPY: no source could be credited; the base is PREDICTABLE");
+	}
+	fill_boot_info(base, map.total, flags, &report, &rng);
+	uint32_t entry = move_and_relocate(base);
+	if (entry)
+		report_line(&boot_info, &report);
+	return entry;
+}

@@ -1,0 +1,108 @@
+/*
+ * Selftest suite "bootinfo": what the stub handed over is consistent with where the kernel
+ * runs and with the memory the kernel was placed in.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/i386/layout.h"
+#include "kernel/memory.h"
+#include "kernel/selftest.h"
+
+extern char _kernel_start[], _kernel_end[];
+
+#define MIN_BASE 0x01000000ull /* kslide-pack's default lower bound for i386: 16 MiB */
+
+static bool header_valid(const struct kslide_bootinfo *bi)
+{
+	if (bi->magic != KSLIDE_BOOT_MAGIC)
+		return check_fail("magic", bi->magic, KSLIDE_BOOT_MAGIC);
+	if (bi->version != KSLIDE_BOOTINFO_VERSION)
+		return check_fail("version", bi->version, KSLIDE_BOOTINFO_VERSION);
+	if (bi->size != sizeof(*bi))
+		return check_fail("size", bi->size, sizeof(*bi));
+	return true;
+}
+
+static bool slide_consistent(const struct kslide_bootinfo *bi)
+{
+	if (bi->virt_base - bi->phys_base != KERNEL_VIRT_OFFSET)
+		return check_fail("virt_base - phys_base", bi->virt_base - bi->phys_base,
+				  KERNEL_VIRT_OFFSET);
+	if (kslide_phys_slide(bi) != kslide_virt_slide(bi))
+		return check_fail("virtual slide", kslide_virt_slide(bi), kslide_phys_slide(bi));
+	uint64_t size = (uintptr_t)(_kernel_end - _kernel_start);
+	if (bi->image_size != size)
+		return check_fail("image_size", bi->image_size, size);
+	return true;
+}
+
+static bool base_within_bounds(const struct kslide_bootinfo *bi)
+{
+	if (!(bi->flags & KSLIDE_BOOT_RANDOMIZED))
+		return bi->phys_base == bi->link_phys_base ||
+		       check_fail("unrandomized base", bi->phys_base, bi->link_phys_base);
+	if (bi->phys_slots == 0)
+		return check_fail("slots", 0, 1);
+	if (bi->phys_base & (bi->align - 1))
+		return check_fail("base alignment", bi->phys_base & (bi->align - 1), 0);
+	if (bi->phys_base < MIN_BASE)
+		return check_fail("base below the minimum", bi->phys_base, MIN_BASE);
+	if (bi->phys_base + bi->image_size > LOWMEM_LIMIT)
+		return check_fail("kernel end above lowmem", bi->phys_base + bi->image_size,
+				  LOWMEM_LIMIT);
+	return true;
+}
+
+static bool in_usable_ram(const struct kslide_bootinfo *bi)
+{
+	const struct kslide_mem_entry *map = phys_to_virt(bi->mmap);
+	uint64_t first = bi->phys_base, last = bi->phys_base + bi->image_size - 1;
+	/* Merge touching usable entries as the stub does: walk until the kernel is covered. */
+	uint64_t covered = first;
+	for (int pass = 0; pass < (int)bi->mmap_count && covered <= last; pass++)
+		for (uint32_t i = 0; i < bi->mmap_count; i++)
+			if (map[i].type == KSLIDE_MEM_USABLE && map[i].base <= covered &&
+			    covered - map[i].base < map[i].length)
+				covered = map[i].base + map[i].length;
+	return covered > last || check_fail("kernel outside usable RAM", covered, last);
+}
+
+static bool overlaps(uint64_t a, uint64_t a_end, uint64_t b, uint64_t b_end)
+{
+	return a < b_end && b < a_end;
+}
+
+static bool boot_data_intact(const struct kslide_bootinfo *bi)
+{
+	uint64_t start = bi->phys_base, end = bi->phys_base + bi->image_size;
+	if (overlaps(start, end, bi->bootinfo_start, bi->bootinfo_end))
+		return check_fail("kernel overlaps the stub", start, bi->bootinfo_start);
+	if (bi->cmdline && overlaps(start, end, bi->cmdline, bi->cmdline + 1))
+		return check_fail("kernel overlaps the command line", start, bi->cmdline);
+	const struct kslide_module *mods = phys_to_virt(bi->modules);
+	for (uint32_t i = 0; i < bi->module_count; i++)
+		if (overlaps(start, end, mods[i].start, mods[i].end))
+			return check_fail("kernel overlaps a module", start, mods[i].start);
+	return true;
+}
+
+static bool seed_present(const struct kslide_bootinfo *bi)
+{
+	unsigned nonzero = 0;
+	for (size_t i = 0; i < sizeof(bi->seed); i++)
+		nonzero += bi->seed[i] != 0;
+	/* 32 random bytes all but a few zero has probability far below 2^-200. */
+	return nonzero > 16 || check_fail("non-zero seed bytes", nonzero, 16);
+}
+
+static const struct selftest_case cases[] = {
+	{ "boot info has the right magic, version and size", header_valid },
+	{ "physical and virtual slides agree with the link layout", slide_consistent },
+	{ "base is aligned and within the allowed window", base_within_bounds },
+	{ "kernel lies in usable RAM", in_usable_ram },
+	{ "kernel overlaps neither the stub, the command line nor a module", boot_data_intact },
+	{ "stub handed over a random seed", seed_present },
+};
+
+const struct selftest_suite selftest_bootinfo = SELFTEST_SUITE("bootinfo", cases);

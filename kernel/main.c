@@ -1,0 +1,47 @@
+/*
+ * The reference kernel: reports where it landed, runs its self-checks (or the suite named by
+ * selftest=NAME) and ends the QEMU run with the verdict.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "include/kslide/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/memory.h"
+#include "kernel/qemu_exit.h"
+#include "kernel/selftest.h"
+#include "lib/cmdline.h"
+
+size_t strlen(const char *s);
+
+#define SUITE_NAME_MAX 32
+
+void kernel_main(uint32_t magic, uint32_t boot_info_phys);
+
+static const char *command_line(const struct kslide_bootinfo *bi)
+{
+	return bi->cmdline ? phys_to_virt(bi->cmdline) : "";
+}
+
+void kernel_main(uint32_t magic, uint32_t boot_info_phys)
+{
+	console_init();
+	if (magic != KSLIDE_BOOT_MAGIC) {
+		kprintf("kernel: not started by the kslide stub (magic 0x%x)\n", magic);
+		qemu_exit(QEMU_EXIT_FAIL);
+	}
+	const struct kslide_bootinfo *bi = phys_to_virt(boot_info_phys);
+	const char *cmdline = command_line(bi);
+	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx%s\n",
+		(unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,
+		(unsigned long long)kslide_phys_slide(bi),
+		(bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
+
+	char suite[SUITE_NAME_MAX];
+	const char *name = NULL;
+	if (cmdline_get(cmdline, strlen(cmdline), "selftest", suite, sizeof(suite)) == 0)
+		name = suite;
+	unsigned failed = selftest_run(name, bi);
+	kprintf("kernel: self-check %s\n", failed ? "FAILED" : "passed");
+	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+}

@@ -1,0 +1,223 @@
+/*
+ * Image assembly: the stub's bytes, then the payload, then the relocation table; the stub's
+ * Multiboot header is stretched over all of it and its kslide header filled in and checksummed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "include/kslide/image.h"
+#include "lib/errors.h"
+#include "lib/image.h"
+#include "lib/reloc.h"
+#include "tools/pack/image_writer.h"
+
+#define MULTIBOOT1_MAGIC 0x1BADB002u
+#define MULTIBOOT1_SEARCH 8192 /* the header must lie in the first 8 KiB (spec 3.1) */
+#define MB1_HEADER_ADDR 3
+#define MB1_LOAD_ADDR 4
+#define MB1_LOAD_END 5
+#define MB1_BSS_END 6
+#define PAYLOAD_ALIGN 16
+
+static int fail(char *err, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* Encode one kind's run of sorted offsets as a group; returns bytes used or 0. */
+static size_t encode_group(const struct fixup *f, size_t n, uint8_t *out, size_t cap)
+{
+	size_t used = 0, w;
+	if (cap < 1)
+		return 0;
+	out[used++] = (uint8_t)f[0].kind;
+	if (!(w = reloc_put_uleb128(out + used, cap - used, n)))
+		return 0;
+	used += w;
+	uint64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(w = reloc_put_uleb128(out + used, cap - used, f[i].offset - prev)))
+			return 0;
+		used += w;
+		prev = f[i].offset;
+	}
+	return used;
+}
+
+int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
+		       size_t err_cap)
+{
+	/* Worst case: 10 bytes per offset plus a header per group. */
+	size_t cap = k->fixup_count * 10 + 64, used = 0;
+	uint8_t *out = malloc(cap);
+	if (!out)
+		return fail(err, err_cap, "out of memory");
+	for (size_t i = 0; i < k->fixup_count;) {
+		size_t j = i + 1;
+		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind) {
+			if (k->fixups[j].offset == k->fixups[j - 1].offset) {
+				free(out);
+				return fail(err, err_cap, "two relocations patch offset 0x%llx",
+					    (unsigned long long)k->fixups[j].offset);
+			}
+			j++;
+		}
+		size_t w = encode_group(&k->fixups[i], j - i, out + used, cap - used);
+		if (!w) {
+			free(out);
+			return fail(err, err_cap, "relocation table overflow");
+		}
+		used += w;
+		i = j;
+	}
+	*table = out;
+	*size = used;
+	return 0;
+}
+
+static long find_multiboot1(const uint8_t *stub, size_t size)
+{
+	for (size_t off = 0; off + 32 <= size && off < MULTIBOOT1_SEARCH; off += 4) {
+		const uint8_t *h = stub + off;
+		if (get32(h) == MULTIBOOT1_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) == 0)
+			return (long)off;
+	}
+	return -1;
+}
+
+static long find_kslide_header(const uint8_t *stub, size_t size)
+{
+	for (size_t off = 0; off + sizeof(struct kslide_image_header) <= size; off += 8)
+		if (memcmp(stub + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES) == 0)
+			return (long)off;
+	return -1;
+}
+
+static void fill_header(struct kslide_image_header *h, const struct kernel_elf *k,
+			const struct pack_options *opt, size_t payload_offset, size_t relocs_size,
+			size_t total)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES);
+	h->version = KSLIDE_IMAGE_VERSION;
+	h->header_size = sizeof(*h);
+	h->flags = opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0;
+	h->arch = k->arch;
+	h->image_file_size = total;
+	h->payload_offset = payload_offset;
+	h->payload_file_size = k->file_size;
+	h->payload_mem_size = k->mem_size;
+	h->relocs_offset = payload_offset + k->file_size;
+	h->relocs_size = relocs_size;
+	h->link_phys_base = k->link_phys;
+	h->link_virt_base = k->link_virt;
+	h->entry_offset = k->entry_offset;
+	h->align = opt->align;
+	h->phys_min = opt->min;
+	h->phys_max = opt->max - 1;
+}
+
+int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
+	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
+{
+	long mb = find_multiboot1(stub, stub_size), kh = find_kslide_header(stub, stub_size);
+	if (mb < 0 || kh < 0)
+		return fail(err, err_cap, "internal error: the embedded stub has no headers");
+	uint8_t *table;
+	size_t relocs_size;
+	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
+		return -1;
+	size_t payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
+	size_t total = payload_offset + k->file_size + relocs_size;
+	uint8_t *img = calloc(1, total);
+	if (!img) {
+		free(table);
+		return fail(err, err_cap, "out of memory");
+	}
+	memcpy(img, stub, stub_size);
+	memcpy(img + payload_offset, k->payload, k->file_size);
+	memcpy(img + payload_offset + k->file_size, table, relocs_size);
+	free(table);
+
+	uint8_t *mbh = img + mb;
+	uint32_t load_addr = get32(mbh + 4 * MB1_LOAD_ADDR);
+	put32(mbh + 4 * MB1_LOAD_END, load_addr + (uint32_t)total);
+	put32(mbh + 4 * MB1_BSS_END, load_addr + (uint32_t)total);
+
+	struct kslide_image_header h;
+	fill_header(&h, k, opt, payload_offset, relocs_size, total);
+	h.checksum = image_checksum(img, &h);
+	memcpy(img + kh, &h, sizeof(h));
+
+	const char *why;
+	if (image_verify(img, total, &h, &why) != KS_OK) {
+		free(img);
+		return fail(err, err_cap, "internal error: built image fails verification: %s", why);
+	}
+	out->bytes = img;
+	out->size = total;
+	out->relocs_size = relocs_size;
+	out->reloc_count = k->fixup_count;
+	return 0;
+}
+
+int pack_write_atomic(const char *path, const uint8_t *bytes, size_t size, char *err,
+		      size_t err_cap)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	if (!tmp)
+		return fail(err, err_cap, "out of memory");
+	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return fail(err, err_cap, "cannot create a temporary file beside it: %s", strerror(e));
+	}
+	size_t done = 0;
+	while (done < size) {
+		ssize_t w = write(fd, bytes + done, size - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	int e = done == size ? 0 : errno ? errno : EIO;
+	if (!e && fchmod(fd, 0644) != 0)
+		e = errno;
+	if (!e && fsync(fd) != 0)
+		e = errno;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) != 0)
+		e = errno;
+	if (e)
+		unlink(tmp);
+	free(tmp);
+	return e ? fail(err, err_cap, "cannot write: %s", strerror(e)) : 0;
+}

@@ -1,0 +1,37 @@
+/* Assembling a packed image (include/kslide/image.h) and writing it atomically. */
+#ifndef KSLIDE_TOOLS_PACK_IMAGE_WRITER_H
+#define KSLIDE_TOOLS_PACK_IMAGE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/pack/kernel_elf.h"
+
+struct pack_options {
+	uint64_t align;
+	uint64_t min;      /* lowest physical base */
+	uint64_t max;      /* the kernel must end at or below this address */
+	int nokaslr_default;
+};
+
+struct packed_image {
+	uint8_t *bytes;
+	size_t size;
+	size_t relocs_size;
+	size_t reloc_count;
+};
+
+/* Encode k's fixups into a relocation table (lib/reloc.h format). */
+int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
+		       size_t err_cap);
+
+/* Build the image from a stub binary and a kernel. */
+int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
+	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap);
+
+/* Write bytes to path via a temporary file in the same directory and rename(2): the path
+ * holds either the old content or the whole new one, never a part. */
+int pack_write_atomic(const char *path, const uint8_t *bytes, size_t size, char *err,
+		      size_t err_cap);
+
+#endif

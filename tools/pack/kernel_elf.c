@@ -1,0 +1,313 @@
+/*
+ * Reading a kernel with libelf: PT_LOAD segments become one flat payload from the lowest
+ * physical address; relocation sections kept by --emit-relocs become fixups. Every
+ * relocation type is either handled or rejected by name.
+ */
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/kslide/image.h"
+#include "tools/pack/kernel_elf.h"
+
+#define PAGE_SIZE 4096u
+
+struct reader {
+	Elf *elf;
+	struct kernel_elf *k;
+	char *err;
+	size_t err_cap;
+};
+
+static int fail(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->err_cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *i386_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		[R_386_NONE] = "R_386_NONE",	 [R_386_32] = "R_386_32",
+		[R_386_PC32] = "R_386_PC32",	 [R_386_GOT32] = "R_386_GOT32",
+		[R_386_PLT32] = "R_386_PLT32",	 [R_386_COPY] = "R_386_COPY",
+		[R_386_GLOB_DAT] = "R_386_GLOB_DAT", [R_386_JMP_SLOT] = "R_386_JMP_SLOT",
+		[R_386_RELATIVE] = "R_386_RELATIVE", [R_386_GOTOFF] = "R_386_GOTOFF",
+		[R_386_GOTPC] = "R_386_GOTPC",	 [R_386_32PLT] = "R_386_32PLT",
+		[R_386_TLS_TPOFF] = "R_386_TLS_TPOFF", [R_386_16] = "R_386_16",
+		[R_386_PC16] = "R_386_PC16",	 [R_386_8] = "R_386_8",
+		[R_386_PC8] = "R_386_PC8",	 [R_386_GOT32X] = "R_386_GOT32X",
+	};
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return NULL;
+}
+
+static int add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
+{
+	struct kernel_elf *k = r->k;
+	if (k->fixup_count == k->fixup_cap) {
+		size_t cap = k->fixup_cap ? 2 * k->fixup_cap : 1024;
+		struct fixup *f = realloc(k->fixups, cap * sizeof(*f));
+		if (!f)
+			return fail(r, "out of memory");
+		k->fixups = f;
+		k->fixup_cap = cap;
+	}
+	k->fixups[k->fixup_count].offset = offset;
+	k->fixups[k->fixup_count].kind = kind;
+	k->fixup_count++;
+	return 0;
+}
+
+/* Segments: contiguous physical layout, one constant virtual-physical offset, no overlap. */
+static int read_segments(struct reader *r)
+{
+	size_t count;
+	if (elf_getphdrnum(r->elf, &count) != 0)
+		return fail(r, "cannot read program headers: %s", elf_errmsg(-1));
+	uint64_t lo = UINT64_MAX, mem_end = 0, file_end = 0, delta = 0;
+	bool any = false;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr p;
+		if (!gelf_getphdr(r->elf, (int)i, &p))
+			return fail(r, "cannot read program header %zu", i);
+		if (p.p_type != PT_LOAD || p.p_memsz == 0)
+			continue;
+		if (p.p_filesz > p.p_memsz)
+			return fail(r, "segment %zu has a file size larger than its memory size", i);
+		if (p.p_paddr + p.p_memsz < p.p_paddr)
+			return fail(r, "segment %zu wraps around the address space", i);
+		if (any && p.p_vaddr - p.p_paddr != delta)
+			return fail(r, "segments have different virtual-to-physical offsets");
+		delta = p.p_vaddr - p.p_paddr;
+		any = true;
+		lo = p.p_paddr < lo ? p.p_paddr : lo;
+		mem_end = p.p_paddr + p.p_memsz > mem_end ? p.p_paddr + p.p_memsz : mem_end;
+		if (p.p_filesz && p.p_paddr + p.p_filesz > file_end)
+			file_end = p.p_paddr + p.p_filesz;
+	}
+	if (!any)
+		return fail(r, "no loadable segments");
+	if (lo % PAGE_SIZE)
+		return fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
+	r->k->link_phys = lo;
+	r->k->link_virt = lo + delta;
+	r->k->mem_size = mem_end - lo;
+	r->k->file_size = file_end > lo ? file_end - lo : 0;
+	return 0;
+}
+
+static int check_overlap(struct reader *r, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr a, b;
+		gelf_getphdr(r->elf, (int)i, &a);
+		if (a.p_type != PT_LOAD || a.p_memsz == 0)
+			continue;
+		for (size_t j = i + 1; j < count; j++) {
+			gelf_getphdr(r->elf, (int)j, &b);
+			if (b.p_type != PT_LOAD || b.p_memsz == 0)
+				continue;
+			if (a.p_paddr < b.p_paddr + b.p_memsz && b.p_paddr < a.p_paddr + a.p_memsz)
+				return fail(r, "segments overlap (%zu and %zu)", i, j);
+		}
+	}
+	return 0;
+}
+
+static int copy_segments(struct reader *r, const uint8_t *buf, size_t len)
+{
+	size_t count;
+	elf_getphdrnum(r->elf, &count);
+	if (check_overlap(r, count))
+		return -1;
+	r->k->payload = calloc(1, r->k->file_size ? r->k->file_size : 1);
+	if (!r->k->payload)
+		return fail(r, "out of memory for a %llu-byte payload",
+			    (unsigned long long)r->k->file_size);
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr p;
+		gelf_getphdr(r->elf, (int)i, &p);
+		if (p.p_type != PT_LOAD || p.p_filesz == 0)
+			continue;
+		if (p.p_offset > len || p.p_filesz > len - p.p_offset)
+			return fail(r, "segment %zu lies past the end of the file", i);
+		memcpy(r->k->payload + (p.p_paddr - r->k->link_phys), buf + p.p_offset, p.p_filesz);
+	}
+	return 0;
+}
+
+static int read_entry(struct reader *r)
+{
+	GElf_Ehdr eh;
+	gelf_getehdr(r->elf, &eh);
+	struct kernel_elf *k = r->k;
+	if (eh.e_entry - k->link_virt < k->mem_size)
+		k->entry_offset = eh.e_entry - k->link_virt;
+	else if (eh.e_entry - k->link_phys < k->mem_size)
+		k->entry_offset = eh.e_entry - k->link_phys;
+	else
+		return fail(r, "entry point outside the image (0x%llx)", (unsigned long long)eh.e_entry);
+	return 0;
+}
+
+struct reloc_ctx {
+	Elf_Data *symbols;
+	size_t strtab;
+	const char *section_name;
+	GElf_Shdr target;
+};
+
+static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
+{
+	unsigned type = GELF_R_TYPE(rel->r_info);
+	/* In a linked executable r_offset is the field's virtual address. */
+	uint64_t where = rel->r_offset - r->k->link_virt;
+	unsigned long long at = rel->r_offset - c->target.sh_addr;
+	GElf_Sym sym;
+	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
+		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
+			    at);
+	bool absolute = sym.st_shndx == SHN_ABS;
+	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
+	if (type == R_386_NONE)
+		return 0;
+	if (undefined)
+		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+			    at);
+	switch (type) {
+	case R_386_32:
+		if (absolute) {
+			r->k->skipped_absolute++;
+			return 0;
+		}
+		if (where + 4 > r->k->file_size)
+			return fail(r, "relocation outside the loaded image at %s+0x%llx",
+				    c->section_name, at);
+		return add_fixup(r, where, RELOC_ADD32);
+	case R_386_PC32:
+	case R_386_PLT32:
+		if (absolute)
+			return fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
+				       "cannot be relocated",
+				    c->section_name, at);
+		r->k->skipped_pcrel++;
+		return 0;
+	}
+	const char *name = i386_type_name(type);
+	if (name)
+		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
+			    at);
+	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
+		    at);
+}
+
+static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	elf_getshdrstrndx(r->elf, &shstrndx);
+	Elf_Scn *target = elf_getscn(r->elf, sh->sh_info);
+	Elf_Scn *symtab = elf_getscn(r->elf, sh->sh_link);
+	struct reloc_ctx c;
+	GElf_Shdr symsh;
+	if (!target || !symtab || !gelf_getshdr(target, &c.target) || !gelf_getshdr(symtab, &symsh))
+		return fail(r, "relocation section with a bad target or symbol table");
+	if (!(c.target.sh_flags & SHF_ALLOC))
+		return 0; /* debug information: not loaded, nothing to move */
+	c.section_name = elf_strptr(r->elf, shstrndx, c.target.sh_name);
+	c.section_name = c.section_name ? c.section_name : "?";
+	c.symbols = elf_getdata(symtab, NULL);
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!c.symbols || !data)
+		return fail(r, "cannot read relocations for %s", c.section_name);
+	if (sh->sh_type == SHT_RELA)
+		return fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rel rel;
+		if (!gelf_getrel(data, (int)i, &rel))
+			return fail(r, "cannot read relocation %zu for %s", i, c.section_name);
+		if (classify_i386(r, &c, &rel))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_relocations(struct reader *r)
+{
+	Elf_Scn *scn = NULL;
+	bool any = false;
+	while ((scn = elf_nextscn(r->elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			return fail(r, "cannot read a section header");
+		if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
+			continue;
+		any = true;
+		if (read_relocation_section(r, scn, &sh))
+			return -1;
+	}
+	if (!any)
+		return fail(r, "no relocations: link the kernel with --emit-relocs");
+	return 0;
+}
+
+static int fixup_order(const void *a, const void *b)
+{
+	const struct fixup *x = a, *y = b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+		    size_t err_cap)
+{
+	memset(out, 0, sizeof(*out));
+	struct reader r = { .k = out, .err = err, .err_cap = err_cap };
+	if (len < SELFMAG || memcmp(buf, ELFMAG, SELFMAG) != 0)
+		return fail(&r, "not an ELF file");
+	elf_version(EV_CURRENT);
+	r.elf = elf_memory((char *)buf, len);
+	GElf_Ehdr eh;
+	int rc = -1;
+	if (!r.elf || !gelf_getehdr(r.elf, &eh))
+		fail(&r, "malformed ELF header");
+	else if (eh.e_type != ET_EXEC)
+		fail(&r, "not an executable (link the kernel, do not pack an object file)");
+	else if (eh.e_machine == EM_X86_64)
+		fail(&r, "x86-64 kernels are not supported by this version");
+	else if (eh.e_machine != EM_386 || gelf_getclass(r.elf) != ELFCLASS32)
+		fail(&r, "not an i386 or x86-64 kernel");
+	else {
+		out->arch = KSLIDE_ARCH_I386;
+		rc = read_segments(&r);
+		rc = rc ? rc : copy_segments(&r, buf, len);
+		rc = rc ? rc : read_entry(&r);
+		rc = rc ? rc : read_relocations(&r);
+	}
+	if (r.elf)
+		elf_end(r.elf);
+	if (rc == 0 && out->fixup_count)
+		qsort(out->fixups, out->fixup_count, sizeof(out->fixups[0]), fixup_order);
+	if (rc)
+		kernel_elf_free(out);
+	return rc;
+}
+
+void kernel_elf_free(struct kernel_elf *k)
+{
+	free(k->payload);
+	free(k->fixups);
+	k->payload = NULL;
+	k->fixups = NULL;
+}

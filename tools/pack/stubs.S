@@ -1,0 +1,8 @@
+/* The boot stubs, embedded in kslide-pack so that the tool is one self-contained file. */
+	.section .rodata
+	.globl stub_i386_start, stub_i386_end
+	.p2align 4
+stub_i386_start:
+	.incbin STUB_I386
+stub_i386_end:
+	.section .note.GNU-stack, "", @progbits

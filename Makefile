@@ -1,25 +1,45 @@
-# kslide: randomized kernel base at every boot. `make run` and `make check` are the front door.
+# kslide: a randomized kernel base at every boot. `make run` and `make check` are the front door;
+# see README.md.
 
 BUILD ?= build
 HOSTCC ?= cc
+LD ?= ld
+OBJCOPY ?= objcopy
 Q ?= @
+VERSION := 0.1
 
 WARN := -Wall -Wextra -Werror
-HOST_CFLAGS := -std=c11 -O1 -g $(WARN) -I. -Iinclude -D_DEFAULT_SOURCE \
+
+# Host unit tests: lib/ built natively under ASan and UBSan.
+HOST_CFLAGS := -std=c11 -O1 -g $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_LDFLAGS := -fsanitize=address,undefined
 
-# lib/ files that build for the host; string.c replaces libc inside the stub and kernel only.
-LIB_SRCS := $(filter-out lib/string.c,$(wildcard lib/*.c))
-LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
+# Host tools: ordinary optimized programs.
+TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -D_DEFAULT_SOURCE -DKSLIDE_VERSION='"$(VERSION)"'
+TOOL_LIBS := -lelf
 
+# Freestanding i386 code (stub, kernel, lib/). i486 because QEMU's 486 and pentium models
+# lack CMOV, which gcc's default i686 target would emit.
+I386_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -m32 -march=i486 -ffreestanding -fno-pic -fno-pie \
+	-fno-stack-protector -mgeneral-regs-only -fno-asynchronous-unwind-tables \
+	-fcf-protection=none -ffunction-sections -fdata-sections
+I386_ASFLAGS := -m32 -I. -fno-pic -fno-pie
+I386_LD := $(LD) -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
+
+LIB_ALL := $(wildcard lib/*.c)
+# lib/string.c replaces libc inside the stub and kernel only.
+LIB_SRCS := $(filter-out lib/string.c,$(LIB_ALL))
+
+.PHONY: all unit check run clean bootstrap images tools
+all: tools images
+
+#### host unit tests ####
+LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
-
-.PHONY: all unit check run clean bootstrap
-all:
 
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -31,6 +51,65 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 
 unit: $(UNIT_BINS)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)
+
+#### freestanding i386 objects ####
+$(BUILD)/i386/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(I386_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/i386/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(I386_ASFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/i386/libkslide.a: $(LIB_ALL:%.c=$(BUILD)/i386/obj/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/stub.o \
+	boot/console.o boot/bootenv.o boot/multiboot1.o arch/x86/arch_ops.o arch/x86/serial.o)
+
+$(BUILD)/i386/stub.elf: $(STUB_I386_OBJS) $(BUILD)/i386/libkslide.a boot/i386/stub.ld
+	$(Q)$(I386_LD) -T boot/i386/stub.ld --gc-sections -o $@ $(STUB_I386_OBJS) $(BUILD)/i386/libkslide.a
+
+$(BUILD)/i386/stub.bin: $(BUILD)/i386/stub.elf
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/i386/probes.o \
+	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
+	kernel/bootinfo_check.o arch/x86/serial.o)
+
+# --emit-relocs keeps the relocations the packer needs. LINK_PHYS_OVERRIDE links a second
+# copy elsewhere for the relocation oracle test.
+$(BUILD)/i386/kernel%elf: $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
+	$(Q)$(I386_LD) -T kernel/i386/kernel.ld --emit-relocs $(KERNEL_LDFLAGS) -o $@ \
+		$(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a
+
+#### host tools ####
+LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
+PACK_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-pack.o tools/pack/kernel_elf.o \
+	tools/pack/image_writer.o tools/pack/stubs.o)
+
+$(BUILD)/tool/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tool/tools/pack/stubs.o: tools/pack/stubs.S $(BUILD)/i386/stub.bin
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -c -DSTUB_I386='"$(BUILD)/i386/stub.bin"' $< -o $@
+
+$(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+tools: $(BUILD)/bin/kslide-pack
+
+#### packed images ####
+$(BUILD)/i386/kernel.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+
+images: $(BUILD)/i386/kernel.img
+
+# Keep objects that only pattern chains produce.
+.SECONDARY:
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Make sure the Debian packages kslide needs are installed. As root with apt-get, install the
+# missing ones; otherwise print the exact command and fail.
+set -u
+
+missing=""
+need() { # need PACKAGE TEST...
+	pkg=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
+	fi
+}
+has() { command -v "$1"; }
+header() { # header "#include lines" [-m32]
+	printf '%b\n' "$1" | ${CC:-cc} ${2:-} -E -x c - -o /dev/null
+}
+links() { # links LIB: the library links into a hosted program
+	printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null "$1"
+}
+
+need make has make
+need gcc has gcc
+need binutils has objcopy
+need coreutils has timeout
+need qemu-system-x86 has qemu-system-i386
+need qemu-system-x86 has qemu-system-x86_64
+need libelf-dev header '#include <gelf.h>'
+need libelf-dev links -lelf
+need libcmocka-dev header '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>'
+need libcmocka-dev links -lcmocka
+need libgsl-dev header '#include <gsl/gsl_cdf.h>'
+need libgsl-dev links -lgsl
+# -m32 freestanding code needs only gcc's own headers, but check that gcc can target i386.
+need gcc header '#include <stdint.h>' "-m32 -ffreestanding"
+
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "bootstrap: installing$missing"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive $cmd && exit 0
+	echo "bootstrap: '$cmd' failed" >&2
+	exit 1
+fi
+echo "bootstrap: missing Debian packages:$missing" >&2
+echo "bootstrap: run as root:  apt-get update && $cmd" >&2
+exit 1

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Boot one image under QEMU (TCG) and judge the run. A pass needs the stub's "kslide: base="
+# line on the serial port and the kernel ending QEMU through isa-debug-exit with 0 (QEMU's
+# exit status 1). Prints the kslide line on success; prints the log on failure.
+#
+# usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
+#                     [-l LOG] IMAGE
+#   -e REGEX   the serial log must also match this extended regex (repeatable)
+set -u
+
+arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects=""
+while getopts a:c:m:A:e:t:l: opt; do
+	case $opt in
+	a) arch=$OPTARG ;;
+	c) cpu=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	A) append=$OPTARG ;;
+	e) expects="$expects
+$OPTARG" ;;
+	t) timeout=$OPTARG ;;
+	l) log=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { echo "usage: $0 [options] IMAGE" >&2; exit 2; }
+image=$1
+[ -f "$image" ] || { echo "qemu-boot: $image: no such image" >&2; exit 2; }
+
+own_log=""
+if [ -z "$log" ]; then
+	log=$(mktemp "${TMPDIR:-/tmp}/kslide-boot.XXXXXX")
+	own_log=$log
+fi
+trap '[ -n "$own_log" ] && rm -f "$own_log"' EXIT
+
+timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
+	-kernel "$image" -append "$append" -display none -monitor none -no-reboot \
+	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
+status=$?
+
+fail() {
+	echo "qemu-boot: FAIL ($*): -cpu $cpu -m $mem -append '$append' $image" >&2
+	sed 's/^/  | /' "$log" >&2
+	exit 1
+}
+
+case $status in
+1) ;;
+124) fail "timed out after ${timeout}s" ;;
+3) fail "kernel reported failure" ;;
+*) fail "QEMU exit status $status" ;;
+esac
+line=$(grep -a '^kslide: base=' "$log" | tr -d '\r')
+[ -n "$line" ] || fail "no kslide line"
+echo "$expects" | while IFS= read -r re; do
+	[ -z "$re" ] && continue
+	grep -aEq -- "$re" "$log" || { echo "missing: $re" >&2; exit 1; }
+done || fail "log does not match every expectation"
+echo "$line"

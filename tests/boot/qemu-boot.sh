@@ -6,10 +6,13 @@
 # usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
 #                     [-l LOG] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
+#   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
+#   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
+#              and the log must match the -e expressions; there is no kslide line
 set -u
 
-arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects=""
-while getopts a:c:m:A:e:t:l: opt; do
+arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects="" want=1
+while getopts a:c:m:A:e:t:l:FH opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -19,6 +22,8 @@ while getopts a:c:m:A:e:t:l: opt; do
 $OPTARG" ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
+	F) want=3 ;;
+	H) want=124 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -45,16 +50,28 @@ fail() {
 	exit 1
 }
 
-case $status in
-1) ;;
-124) fail "timed out after ${timeout}s" ;;
-3) fail "kernel reported failure" ;;
-*) fail "QEMU exit status $status" ;;
-esac
+check_expects() {
+	echo "$expects" | while IFS= read -r re; do
+		[ -z "$re" ] && continue
+		grep -aEq -- "$re" "$log" || { echo "missing: $re" >&2; exit 1; }
+	done || fail "log does not match every expectation"
+}
+
+if [ "$status" != "$want" ]; then
+	case $status in
+	124) fail "timed out after ${timeout}s" ;;
+	3) fail "kernel reported failure" ;;
+	1) fail "kernel passed where failure was expected" ;;
+	*) fail "QEMU exit status $status" ;;
+	esac
+fi
+if [ "$want" = 124 ]; then
+	grep -aq '^kslide: base=' "$log" && fail "stub started a kernel it should have refused"
+	check_expects
+	grep -a '^kslide: error' "$log" | tr -d '\r'
+	exit 0
+fi
 line=$(grep -a '^kslide: base=' "$log" | tr -d '\r')
 [ -n "$line" ] || fail "no kslide line"
-echo "$expects" | while IFS= read -r re; do
-	[ -z "$re" ] && continue
-	grep -aEq -- "$re" "$log" || { echo "missing: $re" >&2; exit 1; }
-done || fail "log does not match every expectation"
+check_expects
 echo "$line"

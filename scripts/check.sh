@@ -1,0 +1,36 @@
+#!/bin/sh
+# `make check`: every test stage in turn, each judged by its exit status; the last line is
+# "check: N passed, M failed" (stages). Stage output is shown as it runs.
+# usage: check.sh BUILD_DIR
+set -u
+B=$1
+passed=0 failed=0 failures=""
+
+stage() { # stage NAME COMMAND...
+	name=$1
+	shift
+	echo "=== $name"
+	start=$(date +%s)
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "=== $name: ok ($(($(date +%s) - start))s)"
+	else
+		failed=$((failed + 1))
+		failures="$failures $name"
+		echo "=== $name: FAILED"
+	fi
+}
+
+stage unit make -s --no-print-directory BUILD="$B" unit
+stage reloc-oracle make -s --no-print-directory BUILD="$B" oracle
+stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
+stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
+# ≥ 200 boots each; 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
+stage uniform-i386-2m tests/boot/uniformity.sh "$B/host/tests/uniformity" \
+	"$B/i386/kernel.img" 200 0x1000000 0x200000 -c qemu32 -m 1G
+stage uniform-i386-4k tests/boot/uniformity.sh "$B/host/tests/uniformity" \
+	"$B/i386/kernel-4k.img" 200 0x1000000 0x1000 -c max -m 128M
+
+[ -n "$failures" ] && echo "failed stages:$failures"
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

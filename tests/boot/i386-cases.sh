@@ -1,0 +1,22 @@
+# i386 boot cases: one per line, "name<TAB>qemu-boot.sh arguments". Sourced by matrix.sh,
+# which sets $B (the build directory) and $CORRUPT (an image with one payload byte flipped).
+img=$B/i386/kernel.img
+img4k=$B/i386/kernel-4k.img
+for cpu in 486 pentium qemu32 max; do
+	for mem in 32M 128M 1G 3G; do
+		printf 'cpu=%s mem=%s\t-c %s -m %s -e ^kernel:.self-check.passed %s\n' \
+			"$cpu" "$mem" "$cpu" "$mem" "$img"
+	done
+done
+cat <<CASES
+4 KiB alignment, 128M	-c qemu32 -m 128M -e align=0x1000. $img4k
+4 KiB alignment, 1G, max	-c max -m 1G -e align=0x1000. $img4k
+nokaslr keeps the link address	-m 1G -A nokaslr -e ^kslide:.nokaslr -e phys=0x1000000. -e not.randomized $img
+no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $img
+486 has no TSC or RDRAND	-c 486 -e entropy=pit,rtc.credited= $img
+max answers RDRAND	-c max -A kslide.entropy=rdrand -e entropy=rdrand.credited=[1-9] $img
+selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
+selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.6.passed,.0.failed $img
+unknown selftest fails the run	-F -A selftest=nosuch -e no.suite.named $img
+corrupt payload is refused	-H -t 6 -e checksum.mismatch $CORRUPT
+CASES

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Run files of boot cases (see i386-cases.sh) in parallel: one TAP-style line per case, then
+# "boot: N passed, M failed".
+# usage: matrix.sh BUILD_DIR CASES_FILE...
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
+	work=$2 n=$3
+	line=$(sed -n "${n}p" "$work/cases")
+	name=${line%%	*}
+	args=${line#*	}
+	# shellcheck disable=SC2086 # the arguments are words by design
+	if out=$("$here/qemu-boot.sh" $args 2>"$work/err.$n"); then
+		echo "ok $n - $name: $(echo "$out" | tail -n 1)" >"$work/result.$n"
+	else
+		{ echo "not ok $n - $name"; sed 's/^/#  /' "$work/err.$n"; } >"$work/result.$n"
+	fi
+	exit 0
+fi
+
+B=$1
+shift
+work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-matrix.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# A packed image with one payload byte flipped: the stub must refuse it.
+CORRUPT=$work/corrupt.img
+cp "$B/i386/kernel.img" "$CORRUPT"
+size=$(wc -c <"$CORRUPT")
+printf '\377' | dd of="$CORRUPT" bs=1 seek=$((size - 300)) conv=notrunc status=none
+
+for f in "$@"; do
+	B=$B CORRUPT=$CORRUPT sh "$f"
+done >"$work/cases"
+
+count=$(wc -l <"$work/cases")
+seq 1 "$count" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$0" --one "$work" {}
+passed=0 failed=0
+for n in $(seq 1 "$count"); do
+	cat "$work/result.$n"
+	if head -n 1 "$work/result.$n" | grep -q '^ok '; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+echo "boot: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,362 @@
+/*
+ * reloc-oracle: the linker judges the packer. A.elf and B.elf are the same objects linked at
+ * two physical (and virtual) addresses. Moving A's payload by B.link_phys - A.link_phys with
+ * the relocation table kslide-pack would write must give B's payload, byte for byte.
+ *
+ * One place differs by design: a reference to an absolute (SHN_ABS) symbol whose value is
+ * the link address itself, such as kernel_link_phys. The packer must leave it alone, while B
+ * holds B's value. The oracle finds those fields on its own from A's relocations, checks that
+ * moving left them unchanged and that B differs there by exactly the symbol's change, then
+ * compares everything else byte for byte.
+ *
+ *   usage: reloc-oracle A.elf B.elf
+ *   exit 0: identical after moving; 1: a mismatch, or a comparison that would prove nothing.
+ */
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/errors.h"
+#include "lib/reloc.h"
+#include "tools/pack/image_writer.h"
+#include "tools/pack/kernel_elf.h"
+
+#define MAX_REPORTED 10 /* differing offsets printed before giving up */
+#define ERR_CAP	     256
+#define I386_FIELD   4 /* bytes patched by R_386_32 */
+
+/* A field naming an absolute symbol whose value differs between the two links. */
+struct abs_ref {
+	uint64_t offset; /* from the payload's first byte */
+	uint32_t shift;	 /* B's symbol value minus A's, mod 2^32 */
+	char name[64];
+};
+
+struct abs_refs {
+	struct abs_ref *ref;
+	size_t count, cap;
+};
+
+static const char *progname = "reloc-oracle";
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0, got;
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			uint8_t *grown = realloc(buf, cap);
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = grown;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* A kernel as the packer reads it, plus its file bytes for the oracle's own libelf view. */
+struct input {
+	const char *path;
+	uint8_t *file;
+	size_t file_len;
+	struct kernel_elf k;
+	Elf *elf;
+};
+
+static int load(const char *path, struct input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->file = read_file(path, &in->file_len);
+	if (!in->file) {
+		fprintf(stderr, "%s: %s: cannot read\n", progname, path);
+		return -1;
+	}
+	char err[ERR_CAP];
+	if (kernel_elf_read(in->file, in->file_len, &in->k, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	in->elf = elf_memory((char *)in->file, in->file_len);
+	if (!in->elf) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, elf_errmsg(-1));
+		return -1;
+	}
+	return 0;
+}
+
+static void unload(struct input *in)
+{
+	if (in->elf)
+		elf_end(in->elf);
+	kernel_elf_free(&in->k);
+	free(in->file);
+}
+
+/* The value of the absolute symbol called name in e's symbol table; -1 if there is none. */
+static int abs_symbol_value(Elf *e, const char *name, uint64_t *value)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx == SHN_ABS &&
+			    (n = elf_strptr(e, sh.sh_link, sym.st_name)) && strcmp(n, name) == 0) {
+				*value = sym.st_value;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+static int add_abs_ref(struct abs_refs *out, uint64_t offset, uint32_t shift, const char *name)
+{
+	if (out->count == out->cap) {
+		size_t cap = out->cap ? 2 * out->cap : 16;
+		struct abs_ref *r = realloc(out->ref, cap * sizeof(*r));
+		if (!r)
+			return -1;
+		out->ref = r;
+		out->cap = cap;
+	}
+	struct abs_ref *r = &out->ref[out->count++];
+	r->offset = offset;
+	r->shift = shift;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	return 0;
+}
+
+/*
+ * Independently of the packer: every R_386_32 in a loaded section of A that names an absolute
+ * symbol whose value in B differs. Such a symbol missing from B is an error.
+ */
+static int find_abs_refs(const struct input *a, const struct input *b, struct abs_refs *out)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(a->elf, scn))) {
+		GElf_Shdr sh, target, symsh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL || !sh.sh_entsize)
+			continue;
+		Elf_Scn *tscn = elf_getscn(a->elf, sh.sh_info);
+		Elf_Scn *sscn = elf_getscn(a->elf, sh.sh_link);
+		if (!tscn || !sscn || !gelf_getshdr(tscn, &target) || !gelf_getshdr(sscn, &symsh))
+			return -1;
+		if (!(target.sh_flags & SHF_ALLOC))
+			continue;
+		Elf_Data *rels = elf_getdata(scn, NULL), *syms = elf_getdata(sscn, NULL);
+		for (size_t i = 0; rels && syms && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rel rel;
+			GElf_Sym sym;
+			if (!gelf_getrel(rels, (int)i, &rel) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(rel.r_info), &sym))
+				return -1;
+			if (GELF_R_TYPE(rel.r_info) != R_386_32 || sym.st_shndx != SHN_ABS)
+				continue;
+			const char *name = elf_strptr(a->elf, symsh.sh_link, sym.st_name);
+			uint64_t b_value, offset = rel.r_offset - a->k.link_virt;
+			if (!name || abs_symbol_value(b->elf, name, &b_value)) {
+				fprintf(stderr, "%s: absolute symbol %s is missing from %s\n",
+					progname, name ? name : "?", b->path);
+				return -1;
+			}
+			if (offset > a->k.file_size || a->k.file_size - offset < I386_FIELD)
+				return -1;
+			if (b_value != sym.st_value &&
+			    add_abs_ref(out, offset, (uint32_t)(b_value - sym.st_value), name))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * At each link-dependent absolute field: moving must have left A's value, and B must hold it
+ * plus the symbol's shift. Then take B's bytes so the byte comparison covers the rest.
+ */
+static int check_abs_refs(const struct abs_refs *refs, const uint8_t *orig, uint8_t *moved,
+			  const uint8_t *want)
+{
+	int bad = 0;
+	for (size_t i = 0; i < refs->count; i++) {
+		const struct abs_ref *r = &refs->ref[i];
+		uint32_t a = get32(orig + r->offset), m = get32(moved + r->offset),
+			 b = get32(want + r->offset);
+		if (m != a || b != a + r->shift) {
+			fprintf(stderr,
+				"  absolute %s at offset 0x%06llx: A 0x%08x, moved A 0x%08x, "
+				"B 0x%08x (expected unchanged, and B = A + 0x%x)\n",
+				r->name, (unsigned long long)r->offset, a, m, b, r->shift);
+			bad = 1;
+		}
+		memcpy(moved + r->offset, want + r->offset, I386_FIELD);
+	}
+	return bad;
+}
+
+/* A payload as loaded: file_size bytes, zero up to mem_size. Caller frees. */
+static uint8_t *loaded_image(const struct kernel_elf *k)
+{
+	uint8_t *img = calloc(1, k->mem_size ? k->mem_size : 1);
+	if (img)
+		memcpy(img, k->payload, k->file_size);
+	return img;
+}
+
+/* Print up to MAX_REPORTED differing offsets; return how many bytes differ. */
+static uint64_t report_differences(const uint8_t *moved, const uint8_t *want, uint64_t size,
+				   const struct kernel_elf *a)
+{
+	uint64_t differ = 0;
+	for (uint64_t off = 0; off < size; off++) {
+		if (moved[off] == want[off])
+			continue;
+		if (differ < MAX_REPORTED)
+			fprintf(stderr,
+				"  offset 0x%06llx (A virt 0x%08llx): "
+				"moved A has 0x%02x, B has 0x%02x\n",
+				(unsigned long long)off, (unsigned long long)(a->link_virt + off),
+				moved[off], want[off]);
+		differ++;
+	}
+	return differ;
+}
+
+/* Signed delta as "0x..." or "-0x..." for messages. */
+static void print_delta(FILE *to, int64_t delta)
+{
+	uint64_t mag = delta < 0 ? -(uint64_t)delta : (uint64_t)delta;
+	fprintf(to, "%s0x%llx", delta < 0 ? "-" : "", (unsigned long long)mag);
+}
+
+/* Preconditions without which a match would prove nothing, or could not be checked. */
+static int comparable(const struct kernel_elf *a, const struct kernel_elf *b)
+{
+	if (a->mem_size != b->mem_size || a->file_size != b->file_size) {
+		fprintf(stderr,
+			"%s: sizes differ (file 0x%llx vs 0x%llx, memory 0x%llx vs 0x%llx)\n",
+			progname, (unsigned long long)a->file_size,
+			(unsigned long long)b->file_size, (unsigned long long)a->mem_size,
+			(unsigned long long)b->mem_size);
+		return 0;
+	}
+	if (a->link_virt - a->link_phys != b->link_virt - b->link_phys) {
+		fprintf(stderr, "%s: the two links use different virtual-physical offsets\n",
+			progname);
+		return 0;
+	}
+	if (a->fixup_count == 0) {
+		fprintf(stderr, "%s: A has no relocations: the comparison proves nothing\n",
+			progname);
+		return 0;
+	}
+	if (memcmp(a->payload, b->payload, a->file_size) == 0) {
+		fprintf(stderr,
+			"%s: payloads are identical before moving: the comparison proves nothing\n",
+			progname);
+		return 0;
+	}
+	return 1;
+}
+
+/* Move A's loaded image to B's address with the packer's table; compare. Returns exit code. */
+static int compare(const struct input *ia, const struct input *ib)
+{
+	const struct kernel_elf *a = &ia->k, *b = &ib->k;
+	if (!comparable(a, b))
+		return 1;
+
+	char err[ERR_CAP];
+	uint8_t *table;
+	size_t table_size;
+	if (pack_encode_relocs(a, &table, &table_size, err, sizeof(err))) {
+		fprintf(stderr, "%s: encoding A's relocations: %s\n", progname, err);
+		return 1;
+	}
+	struct abs_refs refs = {0};
+	struct reloc_summary summary;
+	int64_t delta = (int64_t)(b->link_phys - a->link_phys);
+	uint8_t *orig = loaded_image(a), *moved = loaded_image(a), *want = loaded_image(b);
+	int rc = 1, status;
+	if (!orig || !moved || !want) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+	} else if (find_abs_refs(ia, ib, &refs)) {
+		fprintf(stderr, "%s: %s: cannot read its absolute references\n", progname,
+			ia->path);
+	} else if ((status = reloc_validate(table, table_size, a->mem_size, &summary)) != KS_OK ||
+		   (status = reloc_apply(moved, a->mem_size, table, table_size, delta)) != KS_OK) {
+		fprintf(stderr, "%s: applying A's relocations: %s\n", progname,
+			ks_strerror(status));
+	} else {
+		int abs_bad = check_abs_refs(&refs, orig, moved, want);
+		uint64_t differ = report_differences(moved, want, a->mem_size, a);
+		if (abs_bad || differ) {
+			fprintf(stderr, "%s: %llu bytes differ after moving by ", progname,
+				(unsigned long long)differ);
+			print_delta(stderr, delta);
+			fprintf(stderr, "%s\n",
+				abs_bad ? ", and absolute references are wrong" : "");
+		} else {
+			printf("reloc-oracle: %llu relocations, %llu bytes identical after moving "
+			       "by ",
+			       (unsigned long long)summary.total, (unsigned long long)a->mem_size);
+			print_delta(stdout, delta);
+			printf(" (%zu link-dependent absolute references left alone)\n",
+			       refs.count);
+			rc = 0;
+		}
+	}
+	free(refs.ref);
+	free(orig);
+	free(moved);
+	free(want);
+	free(table);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s A.elf B.elf\n", progname);
+		return 2;
+	}
+	struct input a, b;
+	int rc = 1;
+	if (load(argv[1], &a) == 0) {
+		if (load(argv[2], &b) == 0)
+			rc = compare(&a, &b);
+		unload(&b);
+	}
+	unload(&a);
+	return rc;
+}

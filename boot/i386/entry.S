@@ -46,6 +46,11 @@ stub_entry:
 	hlt
 	jmp 1b
 
+	.data
+	.globl stub_version
+stub_version:
+	.asciz "kslide stub (i386, Multiboot)"
+
 	.bss
 	.p2align 4
 stack_bottom:

@@ -146,6 +146,12 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	long mb = find_multiboot1(stub, stub_size), kh = find_kslide_header(stub, stub_size);
 	if (mb < 0 || kh < 0)
 		return fail(err, err_cap, "internal error: the embedded stub has no headers");
+	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put
+	 * the payload on top of the stub's own variables. */
+	uint32_t declared = get32(stub + mb + 4 * MB1_LOAD_END) - get32(stub + mb + 4 * MB1_LOAD_ADDR);
+	if (declared != stub_size)
+		return fail(err, err_cap, "internal error: the embedded stub is %zu bytes but declares %u",
+			    stub_size, declared);
 	uint8_t *table;
 	size_t relocs_size;
 	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))

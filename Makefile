@@ -39,13 +39,17 @@ LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
+# Freestanding-pure boot code that host tests exercise (boot-info parsing).
+UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c
+UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJS) $(LIB_HOST_OBJS)
+$(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJS) $(LIB_HOST_OBJS) \
+		$(UNIT_BOOT_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -o $@
 

@@ -82,6 +82,9 @@ static int parse_modules(const struct phys_reader *mem, const uint8_t *info, str
 	uint32_t addr = get32(info + MBI_OFF_MODS_ADDR);
 	if (count > BOOTENV_MODULES_MAX)
 		return KS_ENOSPC;
+	/* "mods_count may be zero ... even if bit 3 of flags is set"; mods_addr then means nothing. */
+	if (count == 0)
+		return KS_OK;
 	const uint8_t *list = mem->read(mem->ctx, addr, (uint64_t)count * MODULE_ENTRY_SIZE);
 	if (!list)
 		return KS_EFORMAT;

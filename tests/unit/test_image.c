@@ -1,0 +1,430 @@
+/*
+ * Unit tests for lib/image.c: a small valid image verifies, its checksum is the CRC-32 of
+ * header (checksum as 0), payload and relocs, and each broken field is rejected by name.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/crc32.h"
+#include "lib/errors.h"
+#include "lib/image.h"
+
+/*
+ * The test image, 256 bytes:
+ *
+ *   0        16                  16+152   176         224        240       256
+ *   | stub   | header            | stub   | payload   | relocs   | padding |
+ */
+#define IMAGE_BYTES	  256u
+#define HEADER_OFFSET	  16u
+#define PAYLOAD_OFFSET	  176u
+#define PAYLOAD_FILE_SIZE 48u
+#define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
+#define RELOCS_OFFSET	  224u
+#define RELOCS_SIZE	  16u
+#define LINK_BASE	  0x100000u
+#define PAGE		  0x1000u
+
+struct image {
+	_Alignas(8) uint8_t bytes[IMAGE_BYTES];
+};
+
+static struct kslide_image_header *header_of(struct image *img)
+{
+	return (struct kslide_image_header *)(img->bytes + HEADER_OFFSET);
+}
+
+/* An independent checksum: one CRC over header (checksum 0) || payload || relocs. */
+static uint32_t reference_checksum(const struct image *img)
+{
+	uint8_t joined[sizeof(struct kslide_image_header) + PAYLOAD_FILE_SIZE + RELOCS_SIZE];
+	struct kslide_image_header h;
+	memcpy(&h, img->bytes + HEADER_OFFSET, sizeof(h));
+	h.checksum = 0;
+	memcpy(joined, &h, sizeof(h));
+	memcpy(joined + sizeof(h), img->bytes + PAYLOAD_OFFSET, PAYLOAD_FILE_SIZE);
+	memcpy(joined + sizeof(h) + PAYLOAD_FILE_SIZE, img->bytes + RELOCS_OFFSET, RELOCS_SIZE);
+	return crc32_update(0, joined, sizeof(joined));
+}
+
+static void seal(struct image *img)
+{
+	struct kslide_image_header *h = header_of(img);
+	h->checksum = image_checksum(img->bytes, h);
+}
+
+static void build_valid(struct image *img)
+{
+	_Static_assert(HEADER_OFFSET + sizeof(struct kslide_image_header) <= PAYLOAD_OFFSET,
+		       "header overlaps the payload");
+	for (unsigned i = 0; i < IMAGE_BYTES; i++)
+		img->bytes[i] = (uint8_t)(i * 37u + 11u);
+	struct kslide_image_header *h = header_of(img);
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES);
+	h->version = KSLIDE_IMAGE_VERSION;
+	h->header_size = sizeof(*h);
+	h->arch = KSLIDE_ARCH_I386;
+	h->image_file_size = IMAGE_BYTES;
+	h->payload_offset = PAYLOAD_OFFSET;
+	h->payload_file_size = PAYLOAD_FILE_SIZE;
+	h->payload_mem_size = PAYLOAD_MEM_SIZE;
+	h->relocs_offset = RELOCS_OFFSET;
+	h->relocs_size = RELOCS_SIZE;
+	h->link_phys_base = LINK_BASE;
+	h->link_virt_base = 0xc0100000u;
+	h->entry_offset = 0x10;
+	h->align = 0x200000;
+	h->phys_min = 0x1000000;
+	h->phys_max = 0xbfffffff;
+	seal(img);
+}
+
+static void expect_ok(struct image *img, uint64_t available)
+{
+	const char *why = NULL;
+	int rc = image_verify(img->bytes, available, header_of(img), &why);
+	if (rc != KS_OK)
+		fail_msg("rejected: %s", why ? why : "(no reason)");
+}
+
+static void expect_rejected(struct image *img, uint64_t available, const char *reason)
+{
+	const char *why = NULL;
+	assert_int_equal(image_verify(img->bytes, available, header_of(img), &why), KS_EFORMAT);
+	assert_non_null(why);
+	assert_string_equal(why, reason);
+}
+
+/* ---- the valid image ---- */
+
+static void test_valid_image_verifies(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	expect_ok(&img, IMAGE_BYTES);
+	expect_ok(&img, IMAGE_BYTES + 4096); /* the loader may have loaded more */
+}
+
+static void test_checksum_is_crc32_of_header_payload_and_relocs(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	struct kslide_image_header *h = header_of(&img);
+	uint32_t expected = reference_checksum(&img);
+	assert_int_equal(h->checksum, expected);
+	/* The checksum field itself does not count. */
+	h->checksum = 0x12345678u;
+	assert_int_equal(image_checksum(img.bytes, h), expected);
+}
+
+static void test_bytes_outside_the_checked_pieces_do_not_matter(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[0] ^= 0xff;				/* stub before the header */
+	img.bytes[PAYLOAD_OFFSET - 1] ^= 0xff;		/* stub between header and payload */
+	img.bytes[RELOCS_OFFSET + RELOCS_SIZE] ^= 0xff; /* padding after the relocs */
+	expect_ok(&img, IMAGE_BYTES);
+}
+
+static void test_boundary_values_are_accepted(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	struct kslide_image_header *h = header_of(&img);
+	h->entry_offset = PAYLOAD_MEM_SIZE - 1; /* last byte of the kernel */
+	h->align = IMAGE_MIN_ALIGN;
+	h->phys_min = h->phys_max = 0x1000000; /* one allowed base is still a range */
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+
+	h->payload_mem_size = PAYLOAD_FILE_SIZE; /* no bss */
+	h->entry_offset = 0;
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+
+	/* A kernel whose last byte is the last byte of the address space. */
+	h->link_phys_base = UINT64_MAX - (PAGE - 1);
+	h->payload_mem_size = PAGE;
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+}
+
+/* ---- identity ---- */
+
+static void test_bad_magic_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->magic[KSLIDE_IMAGE_MAGIC_BYTES - 1] ^= 0x20; /* "KSLIDEIm" */
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "bad magic: not a kslide image");
+}
+
+static void test_other_version_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->version = KSLIDE_IMAGE_VERSION + 1;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "unsupported image format version");
+}
+
+static void test_other_header_size_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->header_size = sizeof(struct kslide_image_header) - 8;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "header size does not match this stub");
+}
+
+/* ---- layout ---- */
+
+static void test_truncated_image_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	expect_rejected(&img, IMAGE_BYTES - 1,
+			"image is larger than what the boot loader loaded (truncated?)");
+}
+
+static void test_payload_past_the_image_end_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_file_size = IMAGE_BYTES - PAYLOAD_OFFSET + 1;
+	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
+}
+
+static void test_payload_offset_past_the_image_end_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_offset = IMAGE_BYTES + 1;
+	header_of(&img)->payload_file_size = 0;
+	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
+}
+
+static void test_relocs_past_the_image_end_are_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->relocs_offset = IMAGE_BYTES - RELOCS_SIZE + 1;
+	expect_rejected(&img, IMAGE_BYTES, "relocation table lies outside the image");
+}
+
+/* offset + size wraps to a small number: a naive end check would accept these. */
+static void test_payload_size_that_wraps_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_file_size = UINT64_MAX - PAYLOAD_OFFSET + 2; /* end wraps to 1 */
+	header_of(&img)->payload_mem_size = UINT64_MAX;
+	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
+}
+
+static void test_relocs_size_that_wraps_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->relocs_size = UINT64_MAX - RELOCS_OFFSET + 2; /* end wraps to 1 */
+	expect_rejected(&img, IMAGE_BYTES, "relocation table lies outside the image");
+}
+
+static void test_huge_offset_that_wraps_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->relocs_offset = UINT64_MAX - 7; /* + 16 wraps to 8 */
+	expect_rejected(&img, IMAGE_BYTES, "relocation table lies outside the image");
+}
+
+static void test_memory_size_below_file_size_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_mem_size = PAYLOAD_FILE_SIZE - 1;
+	expect_rejected(&img, IMAGE_BYTES, "payload memory size is smaller than its file size");
+}
+
+static void test_empty_kernel_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_file_size = 0;
+	header_of(&img)->payload_mem_size = 0;
+	expect_rejected(&img, IMAGE_BYTES, "payload memory size is smaller than its file size");
+}
+
+static void test_entry_past_the_kernel_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->entry_offset = PAYLOAD_MEM_SIZE; /* one past the last byte */
+	expect_rejected(&img, IMAGE_BYTES, "entry point outside the kernel");
+}
+
+/* ---- placement ---- */
+
+static void test_alignment_not_a_power_of_two_is_rejected(void **state)
+{
+	(void)state;
+	static const uint64_t bad[] = {0, 0x3000, 0x201000, UINT64_MAX};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct image img;
+		build_valid(&img);
+		header_of(&img)->align = bad[i];
+		expect_rejected(&img, IMAGE_BYTES,
+				"alignment is not a power of two of at least 4 KiB");
+	}
+}
+
+static void test_alignment_below_4k_is_rejected(void **state)
+{
+	(void)state;
+	static const uint64_t bad[] = {1, 0x800, IMAGE_MIN_ALIGN / 2};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct image img;
+		build_valid(&img);
+		header_of(&img)->align = bad[i];
+		expect_rejected(&img, IMAGE_BYTES,
+				"alignment is not a power of two of at least 4 KiB");
+	}
+}
+
+static void test_link_base_off_a_page_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->link_phys_base = LINK_BASE + 0x800;
+	expect_rejected(&img, IMAGE_BYTES, "link base is not page aligned");
+}
+
+static void test_inverted_physical_bounds_are_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->phys_min = 0x2000000;
+	header_of(&img)->phys_max = 0x1ffffff;
+	expect_rejected(&img, IMAGE_BYTES, "physical bounds are inverted");
+}
+
+static void test_kernel_past_two_to_the_64_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	/* Last byte would be at 2^64: one byte too many for the address space. */
+	header_of(&img)->link_phys_base = UINT64_MAX - (PAGE - 1);
+	header_of(&img)->payload_mem_size = PAGE + 1;
+	expect_rejected(&img, IMAGE_BYTES, "kernel extends past the end of the address space");
+}
+
+/* ---- checksum ---- */
+
+static void test_flipped_payload_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE / 2] ^= 0x01;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
+static void test_flipped_last_payload_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE - 1] ^= 0x80;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
+static void test_flipped_reloc_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[RELOCS_OFFSET + RELOCS_SIZE - 1] ^= 0x01;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
+static void test_flipped_header_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	/* link_virt_base is not otherwise checked, so only the checksum can notice. */
+	img.bytes[HEADER_OFFSET + offsetof(struct kslide_image_header, link_virt_base)] ^= 0x01;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
+static void test_flipped_checksum_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[HEADER_OFFSET + offsetof(struct kslide_image_header, checksum)] ^= 0x01;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_image_verifies),
+		cmocka_unit_test(test_checksum_is_crc32_of_header_payload_and_relocs),
+		cmocka_unit_test(test_bytes_outside_the_checked_pieces_do_not_matter),
+		cmocka_unit_test(test_boundary_values_are_accepted),
+		cmocka_unit_test(test_bad_magic_is_rejected),
+		cmocka_unit_test(test_other_version_is_rejected),
+		cmocka_unit_test(test_other_header_size_is_rejected),
+		cmocka_unit_test(test_truncated_image_is_rejected),
+		cmocka_unit_test(test_payload_past_the_image_end_is_rejected),
+		cmocka_unit_test(test_payload_offset_past_the_image_end_is_rejected),
+		cmocka_unit_test(test_relocs_past_the_image_end_are_rejected),
+		cmocka_unit_test(test_payload_size_that_wraps_is_rejected),
+		cmocka_unit_test(test_relocs_size_that_wraps_is_rejected),
+		cmocka_unit_test(test_huge_offset_that_wraps_is_rejected),
+		cmocka_unit_test(test_memory_size_below_file_size_is_rejected),
+		cmocka_unit_test(test_empty_kernel_is_rejected),
+		cmocka_unit_test(test_entry_past_the_kernel_is_rejected),
+		cmocka_unit_test(test_alignment_not_a_power_of_two_is_rejected),
+		cmocka_unit_test(test_alignment_below_4k_is_rejected),
+		cmocka_unit_test(test_link_base_off_a_page_is_rejected),
+		cmocka_unit_test(test_inverted_physical_bounds_are_rejected),
+		cmocka_unit_test(test_kernel_past_two_to_the_64_is_rejected),
+		cmocka_unit_test(test_flipped_payload_byte_is_rejected),
+		cmocka_unit_test(test_flipped_last_payload_byte_is_rejected),
+		cmocka_unit_test(test_flipped_reloc_byte_is_rejected),
+		cmocka_unit_test(test_flipped_header_byte_is_rejected),
+		cmocka_unit_test(test_flipped_checksum_byte_is_rejected),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -5,9 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/console.h"
 #include "kernel/i386/layout.h"
 #include "kernel/memory.h"
 #include "kernel/selftest.h"
+#include "lib/cmdline.h"
+#include "lib/crc32.h"
 
 extern char _kernel_start[], _kernel_end[];
 
@@ -87,6 +90,47 @@ static bool boot_data_intact(const struct kslide_bootinfo *bi)
 	return true;
 }
 
+#define MODULE_CRC_KEY "crc32" /* a module given as "file crc32=0x..." is checked */
+#define HEX_MAX 16
+
+size_t strlen(const char *s);
+
+static uint32_t parse_hex(const char *s)
+{
+	uint32_t v = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		unsigned d = *s >= '0' && *s <= '9'   ? (unsigned)(*s - '0')
+			     : *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
+			     : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
+						      : 16;
+		if (d == 16)
+			break;
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+/* Modules the boot loader placed must survive the kernel's move byte for byte. */
+static bool modules_intact(const struct kslide_bootinfo *bi)
+{
+	const struct kslide_module *mods = phys_to_virt(bi->modules);
+	for (uint32_t i = 0; i < bi->module_count; i++) {
+		const char *args = mods[i].cmdline ? phys_to_virt(mods[i].cmdline) : "";
+		char want[HEX_MAX + 3];
+		if (cmdline_get(args, strlen(args), MODULE_CRC_KEY, want, sizeof(want)) != 0)
+			continue;
+		uint32_t got = crc32_update(0, phys_to_virt(mods[i].start), mods[i].end - mods[i].start);
+		if (got != parse_hex(want))
+			return check_fail("module checksum", got, parse_hex(want));
+		kprintf("# module %u at 0x%llx, %llu bytes: crc32 0x%08x intact\n", i,
+			(unsigned long long)mods[i].start,
+			(unsigned long long)(mods[i].end - mods[i].start), got);
+	}
+	return true;
+}
+
 static bool seed_present(const struct kslide_bootinfo *bi)
 {
 	unsigned nonzero = 0;
@@ -103,6 +147,7 @@ static const struct selftest_case cases[] = {
 	{ "kernel lies in usable RAM", in_usable_ram },
 	{ "kernel overlaps neither the stub, the command line nor a module", boot_data_intact },
 	{ "stub handed over a random seed", seed_present },
+	{ "modules with a crc32= argument are intact", modules_intact },
 };
 
 const struct selftest_suite selftest_bootinfo = SELFTEST_SUITE("bootinfo", cases);

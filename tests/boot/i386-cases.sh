@@ -1,5 +1,6 @@
 # i386 boot cases: one per line, "name<TAB>qemu-boot.sh arguments". Sourced by matrix.sh,
-# which sets $B (the build directory) and $CORRUPT (an image with one payload byte flipped).
+# which sets $B (the build directory), $CORRUPT (an image with one payload byte flipped) and
+# $MODULE, $BIG_MODULE (QEMU -initrd arguments: a module file and its crc32=).
 img=$B/i386/kernel.img
 img4k=$B/i386/kernel-4k.img
 for cpu in 486 pentium qemu32 max; do
@@ -14,9 +15,11 @@ cat <<CASES
 nokaslr keeps the link address	-m 1G -A nokaslr -e ^kslide:.nokaslr -e phys=0x1000000. -e not.randomized $img
 no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $img
 486 has no TSC or RDRAND	-c 486 -e entropy=pit,rtc.credited= $img
-max answers RDRAND	-c max -A kslide.entropy=rdrand -e entropy=rdrand.credited=[1-9] $img
+max answers RDRAND	-c max -A kslide.entropy=rdrand -e 'entropy=rdrand credited=[1-9]' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
-selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.6.passed,.0.failed $img
+selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.7.passed,.0.failed $img
 unknown selftest fails the run	-F -A selftest=nosuch -e no.suite.named $img
+module survives the move	-m 128M -I '$MODULE' -e 'module 0 at .* intact' $img
+40 MiB module at -m 64M survives	-m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $img4k
 corrupt payload is refused	-H -t 6 -e checksum.mismatch $CORRUPT
 CASES

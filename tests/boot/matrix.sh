@@ -1,5 +1,5 @@
 #!/bin/sh
-# Run files of boot cases (see i386-cases.sh) in parallel: one TAP-style line per case, then
+# Run files of boot cases (see i386-cases.sh; arguments are shell words, quoted as needed) in parallel: one TAP-style line per case, then
 # "boot: N passed, M failed".
 # usage: matrix.sh BUILD_DIR CASES_FILE...
 set -u
@@ -10,8 +10,9 @@ if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
 	line=$(sed -n "${n}p" "$work/cases")
 	name=${line%%	*}
 	args=${line#*	}
-	# shellcheck disable=SC2086 # the arguments are words by design
-	if out=$("$here/qemu-boot.sh" $args 2>"$work/err.$n"); then
+	# Arguments are shell words: quoted ones may hold spaces or patterns.
+	eval "set -- $args"
+	if out=$("$here/qemu-boot.sh" "$@" 2>"$work/err.$n"); then
 		echo "ok $n - $name: $(echo "$out" | tail -n 1)" >"$work/result.$n"
 	else
 		{ echo "not ok $n - $name"; sed 's/^/#  /' "$work/err.$n"; } >"$work/result.$n"
@@ -30,8 +31,16 @@ cp "$B/i386/kernel.img" "$CORRUPT"
 size=$(wc -c <"$CORRUPT")
 printf '\377' | dd of="$CORRUPT" bs=1 seek=$((size - 300)) conv=notrunc status=none
 
+# Multiboot modules with their CRC-32 (gzip's trailer holds it): the kernel checks they
+# survived. The large one covers most of low RAM at -m 64M, leaving few slots above it.
+crc32() { gzip -c "$1" | tail -c 8 | od -An -tx4 -N4 | tr -d ' '; }
+head -c 1M /dev/urandom >"$work/module.bin"
+head -c 40M /dev/urandom >"$work/big-module.bin"
+MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
+BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
+
 for f in "$@"; do
-	B=$B CORRUPT=$CORRUPT sh "$f"
+	B=$B CORRUPT=$CORRUPT MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
 done >"$work/cases"
 
 count=$(wc -l <"$work/cases")

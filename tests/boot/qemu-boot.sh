@@ -6,13 +6,14 @@
 # usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
 #                     [-l LOG] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
+#   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
 #              and the log must match the -e expressions; there is no kslide line
 set -u
 
-arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects="" want=1
-while getopts a:c:m:A:e:t:l:FH opt; do
+arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
+while getopts a:c:m:A:e:t:l:I:FH opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -22,6 +23,7 @@ while getopts a:c:m:A:e:t:l:FH opt; do
 $OPTARG" ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
+	I) initrd=$OPTARG ;;
 	F) want=3 ;;
 	H) want=124 ;;
 	*) exit 2 ;;
@@ -39,8 +41,10 @@ if [ -z "$log" ]; then
 fi
 trap '[ -n "$own_log" ] && rm -f "$own_log"' EXIT
 
+set -- -kernel "$image" -append "$append"
+[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
-	-kernel "$image" -append "$append" -display none -monitor none -no-reboot \
+	"$@" -display none -monitor none -no-reboot \
 	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 status=$?
 

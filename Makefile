@@ -7,6 +7,7 @@ LD ?= ld
 OBJCOPY ?= objcopy
 Q ?= @
 VERSION := 0.1
+BOOTSTRAP_STAMP := $(BUILD)/.bootstrap-ok
 
 WARN := -Wall -Wextra -Werror
 
@@ -32,7 +33,8 @@ LIB_ALL := $(wildcard lib/*.c)
 LIB_SRCS := $(filter-out lib/string.c,$(LIB_ALL))
 
 .PHONY: all unit check run clean bootstrap images tools
-all: tools images
+all: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) --no-print-directory tools images
 
 #### host unit tests ####
 LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
@@ -130,6 +132,32 @@ $(BUILD)/i386/kernel.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 
 images: $(BUILD)/i386/kernel.img
+
+# The reference kernel at 4 KiB alignment, for the boot tests.
+$(BUILD)/i386/kernel-4k.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
+
+#### the front door ####
+# Missing Debian packages are installed (as root) or named before anything is built.
+$(BOOTSTRAP_STAMP): scripts/bootstrap.sh
+	$(Q)scripts/bootstrap.sh
+	@mkdir -p $(dir $@) && touch $@
+
+bootstrap:
+	$(Q)scripts/bootstrap.sh
+
+$(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) $< -lgsl -lgslcblas -lm -o $@
+
+check: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
+		$(BUILD)/i386/kernel-4k.img
+	$(Q)scripts/check.sh $(BUILD)
+
+run: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img
 
 # Keep objects that only pattern chains produce.
 .SECONDARY:

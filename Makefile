@@ -137,6 +137,14 @@ images: $(BUILD)/i386/kernel.img
 $(BUILD)/i386/kernel-4k.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
 
+# The example kernel for kernel authors (docs/kernel-authors.md), built by its own Makefile.
+EXAMPLE_I386_DIR := examples/minimal-i386
+$(BUILD)/examples/minimal-i386/example.img: $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
+		$(wildcard $(EXAMPLE_I386_DIR)/*.c $(EXAMPLE_I386_DIR)/*.S $(EXAMPLE_I386_DIR)/*.ld \
+		$(EXAMPLE_I386_DIR)/Makefile)
+	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) -C $(EXAMPLE_I386_DIR) \
+		OUT=$(abspath $(BUILD))/examples/minimal-i386 KSLIDE_PACK=$(abspath $(BUILD)/bin/kslide-pack)
+
 #### the front door ####
 # Missing Debian packages are installed (as root) or named before anything is built.
 $(BOOTSTRAP_STAMP): scripts/bootstrap.sh
@@ -152,7 +160,7 @@ $(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
 
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
-		$(BUILD)/i386/kernel-4k.img
+		$(BUILD)/i386/kernel-4k.img $(BUILD)/examples/minimal-i386/example.img
 	$(Q)scripts/check.sh $(BUILD)
 
 run: $(BOOTSTRAP_STAMP)

@@ -25,6 +25,7 @@ stage unit make -s --no-print-directory BUILD="$B" unit
 stage reloc-oracle make -s --no-print-directory BUILD="$B" oracle
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
+stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"
 # ≥ 200 boots each; 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
 stage uniform-i386-2m tests/boot/uniformity.sh "$B/host/tests/uniformity" \
 	"$B/i386/kernel.img" 200 0x1000000 0x200000 -c qemu32 -m 1G

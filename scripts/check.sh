@@ -23,6 +23,7 @@ stage() { # stage NAME COMMAND...
 
 stage unit make -s --no-print-directory BUILD="$B" unit
 stage reloc-oracle make -s --no-print-directory BUILD="$B" oracle
+stage pack-errors tests/pack/errors.sh "$B"
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
 stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"

@@ -98,11 +98,11 @@ static uint8_t *read_file(const char *path, size_t *len)
 			free(buf);
 		buf = bigger;
 	}
-	int bad = ferror(f);
+	int bad = ferror(f) ? (errno ? errno : EIO) : 0; /* EISDIR for a directory */
 	fclose(f);
 	if (bad) {
 		free(buf);
-		errno = EIO;
+		errno = bad;
 		return NULL;
 	}
 	*len = n;

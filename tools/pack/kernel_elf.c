@@ -71,6 +71,8 @@ static int add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
 /* Segments: contiguous physical layout, one constant virtual-physical offset, no overlap. */
 static int read_segments(struct reader *r)
 {
+	/* ELF32 fields are 32 bits: a segment ending past 4 GiB wraps around. */
+	uint64_t space = r->k->arch == KSLIDE_ARCH_I386 ? 1ull << 32 : 0;
 	size_t count;
 	if (elf_getphdrnum(r->elf, &count) != 0)
 		return fail(r, "cannot read program headers: %s", elf_errmsg(-1));
@@ -84,7 +86,8 @@ static int read_segments(struct reader *r)
 			continue;
 		if (p.p_filesz > p.p_memsz)
 			return fail(r, "segment %zu has a file size larger than its memory size", i);
-		if (p.p_paddr + p.p_memsz < p.p_paddr)
+		if (p.p_paddr + p.p_memsz < p.p_paddr || p.p_vaddr + p.p_memsz < p.p_vaddr ||
+		    (space && (p.p_paddr + p.p_memsz > space || p.p_vaddr + p.p_memsz > space)))
 			return fail(r, "segment %zu wraps around the address space", i);
 		if (any && p.p_vaddr - p.p_paddr != delta)
 			return fail(r, "segments have different virtual-to-physical offsets");
@@ -130,6 +133,13 @@ static int copy_segments(struct reader *r, const uint8_t *buf, size_t len)
 	elf_getphdrnum(r->elf, &count);
 	if (check_overlap(r, count))
 		return -1;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr p;
+		gelf_getphdr(r->elf, (int)i, &p);
+		if (p.p_type == PT_LOAD && p.p_filesz &&
+		    (p.p_offset > len || p.p_filesz > len - p.p_offset))
+			return fail(r, "segment %zu lies past the end of the file", i);
+	}
 	r->k->payload = calloc(1, r->k->file_size ? r->k->file_size : 1);
 	if (!r->k->payload)
 		return fail(r, "out of memory for a %llu-byte payload",
@@ -139,8 +149,6 @@ static int copy_segments(struct reader *r, const uint8_t *buf, size_t len)
 		gelf_getphdr(r->elf, (int)i, &p);
 		if (p.p_type != PT_LOAD || p.p_filesz == 0)
 			continue;
-		if (p.p_offset > len || p.p_filesz > len - p.p_offset)
-			return fail(r, "segment %zu lies past the end of the file", i);
 		memcpy(r->k->payload + (p.p_paddr - r->k->link_phys), buf + p.p_offset, p.p_filesz);
 	}
 	return 0;
@@ -190,7 +198,7 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 			r->k->skipped_absolute++;
 			return 0;
 		}
-		if (where + 4 > r->k->file_size)
+		if (r->k->file_size < 4 || where > r->k->file_size - 4) /* where wraps if below */
 			return fail(r, "relocation outside the loaded image at %s+0x%llx",
 				    c->section_name, at);
 		return add_fixup(r, where, RELOC_ADD32);
@@ -261,6 +269,25 @@ static int read_relocations(struct reader *r)
 	return 0;
 }
 
+/* libelf quietly sees no sections (or fails on a header) when a table is cut off. */
+static int check_tables(struct reader *r, const GElf_Ehdr *eh, size_t len)
+{
+	/* e_shnum 0 with e_shoff set: the count is in section 0, so there is at least one. */
+	uint64_t shnum = eh->e_shnum ? eh->e_shnum : eh->e_shoff != 0;
+	size_t phnum, count;
+	if (eh->e_shoff > len || shnum * eh->e_shentsize > len - eh->e_shoff)
+		return fail(r, "section headers lie past the end of the file (truncated?)");
+	if (elf_getphdrnum(r->elf, &phnum) != 0 || elf_getshdrnum(r->elf, &count) != 0)
+		return fail(r, "cannot count the headers: %s", elf_errmsg(-1));
+	if ((uint64_t)count * eh->e_shentsize > len - eh->e_shoff)
+		return fail(r, "section headers lie past the end of the file (truncated?)");
+	if (eh->e_phnum != PN_XNUM)
+		phnum = eh->e_phnum; /* libelf counts 0 when the table is cut off */
+	if (eh->e_phoff > len || (uint64_t)phnum * eh->e_phentsize > len - eh->e_phoff)
+		return fail(r, "program headers lie past the end of the file (truncated?)");
+	return 0;
+}
+
 static int fixup_order(const void *a, const void *b)
 {
 	const struct fixup *x = a, *y = b;
@@ -290,7 +317,8 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 		fail(&r, "not an i386 or x86-64 kernel");
 	else {
 		out->arch = KSLIDE_ARCH_I386;
-		rc = read_segments(&r);
+		rc = check_tables(&r, &eh, len);
+		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);
 		rc = rc ? rc : read_entry(&r);
 		rc = rc ? rc : read_relocations(&r);

@@ -1,0 +1,316 @@
+#!/bin/sh
+# kslide-pack's error paths, one case per message: garbage, truncated and hostile ELF files and
+# bad options must each give "kslide-pack: FILE: message" on stderr, exit 1, create no output
+# file and leave an existing one byte for byte as it was. Plus the few successful paths.
+# Hostile kernels are built here from tiny assembly snippets or patched from a tiny valid one.
+# One TAP-style line per case, then "pack-errors: N passed, M failed".
+# usage: errors.sh BUILD_DIR   (KSLIDE_PACK=path runs another build, e.g. one under ASan)
+set -u
+B=$1
+PACK=${KSLIDE_PACK:-$B/bin/kslide-pack}
+KERNEL=$B/i386/kernel.elf
+for f in "$PACK" "$KERNEL"; do
+	[ -e "$f" ] || { echo "pack-errors: $f is missing: run make first" >&2; exit 1; }
+done
+T=$(mktemp -d "${TMPDIR:-/tmp}/kslide-pack-errors.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0 passed=0 failed=0
+
+ok() { n=$((n + 1)) passed=$((passed + 1)); echo "ok $n - $1"; }
+not_ok() { # not_ok NAME WHY: WHY and the tool's stderr become TAP comments
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1: $2"
+	[ -s "$T/stderr" ] && sed 's/^/#  /' "$T/stderr"
+	return 0
+}
+
+# expect_fail NAME MESSAGE ARGS...: kslide-pack ARGS (with -o OUT added) must exit 1 with
+# MESSAGE on stderr, twice: without an output file (none must appear, no temporary file
+# either) and with one already there (it must be untouched).
+expect_fail() {
+	name=$1 msg=$2
+	shift 2
+	out=$T/out/$n.img
+	mkdir -p "$T/out" && rm -f "$T/out/"*
+	"$PACK" -o "$out" "$@" >"$T/stdout" 2>"$T/stderr"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		not_ok "$name" "exit status $rc, expected 1"
+	elif ! grep -qF -- "$msg" "$T/stderr"; then
+		not_ok "$name" "stderr lacks \"$msg\""
+	elif ! grep -q '^\(.*/\)\{0,1\}kslide-pack: ' "$T/stderr"; then
+		not_ok "$name" "message does not start with \"kslide-pack: \""
+	elif [ -n "$(ls -A "$T/out")" ]; then
+		not_ok "$name" "left files behind: $(ls -A "$T/out" | tr '\n' ' ')"
+	else
+		head -c 4096 /dev/urandom >"$T/before"
+		cp "$T/before" "$out"
+		"$PACK" -o "$out" "$@" >/dev/null 2>"$T/stderr"
+		rc=$?
+		if [ $rc -ne 1 ]; then
+			not_ok "$name" "with an existing output: exit status $rc, expected 1"
+		elif ! cmp -s "$T/before" "$out"; then
+			not_ok "$name" "the existing output file was changed"
+		elif [ "$(ls -A "$T/out")" != "$(basename "$out")" ]; then
+			not_ok "$name" "left files behind: $(ls -A "$T/out" | tr '\n' ' ')"
+		else
+			ok "$name: $(head -n 1 "$T/stderr")"
+		fi
+	fi
+}
+
+#### building tiny kernels ####
+# The default snippet has R_386_32 relocations in .text and .data and an R_386_PC32 call.
+ASM_GOOD='
+	.text
+	.globl _start
+	.globl helper /* global: the call keeps its R_386_PC32 */
+_start:	movl $value, %eax
+	call helper
+1:	hlt
+	jmp 1b
+helper:	ret
+	.data
+value:	.long _start
+	.long helper
+'
+LDS_GOOD='
+ENTRY(_start)
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) }
+	.data : { *(.data) }
+	.bss : { *(.bss) }
+}
+'
+
+# kernel NAME ASM LINKER_SCRIPT [LD_FLAGS...]: assemble and link $T/NAME.elf (with
+# --emit-relocs unless LD_FLAGS say otherwise; ld warnings are not interesting here).
+kernel() {
+	name=$1 asm=$2 lds=$3
+	shift 3
+	printf '%s\n' "$asm" >"$T/$name.s"
+	printf '%s\n' "$lds" >"$T/$name.ld"
+	gcc -m32 -ffreestanding -nostdlib -c "$T/$name.s" -o "$T/$name.o" &&
+		ld -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments -T "$T/$name.ld" \
+			"$@" -o "$T/$name.elf" "$T/$name.o" 2>"$T/$name.ld-errors" ||
+		{ echo "pack-errors: cannot build $name:" >&2; cat "$T/$name.ld-errors" >&2; exit 1; }
+}
+
+#### patching ELF fields (little-endian) ####
+u16() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+put() { # put FILE OFFSET BYTES VALUE (helpers' variables start with _: no function scope in sh)
+	_v=$4 _i=0 _s=""
+	while [ $_i -lt "$3" ]; do
+		_s="$_s$(printf '\\%03o' $((_v & 255)))"
+		_v=$((_v >> 8)) _i=$((_i + 1))
+	done
+	printf "$_s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+put16() { put "$1" "$2" 2 "$3"; }
+put32() { put "$1" "$2" 4 "$3"; }
+# Offsets of the ELF32 tables (ELF spec, figures 1-3 and 2-1).
+phdr() { echo $(($(u32 "$1" 28) + 32 * $2)); } # phdr FILE INDEX
+shdr() { # shdr FILE SECTION_NAME
+	_i=$(readelf -SW "$1" | sed -n "s/^ *\[ *\([0-9]*\)\] $2 .*/\1/p")
+	echo $(($(u32 "$1" 32) + $(u16 "$1" 46) * _i))
+}
+rel() { echo $(($(u32 "$1" $(($(shdr "$1" "$2") + 16))) + 8 * $3)); } # rel FILE SECTION INDEX
+variant() { cp "$T/good.elf" "$T/$1.elf"; } # a copy of the good tiny kernel to patch
+
+#### successful paths ####
+out=$T/ok.img
+if "$PACK" --help >"$T/stdout" 2>"$T/stderr" && grep -q '^Usage: ' "$T/stdout" && [ ! -s "$T/stderr" ]; then
+	ok "--help prints the usage on stdout and exits 0"
+else
+	not_ok "--help" "no usage on stdout, or a non-zero exit"
+fi
+if "$PACK" --version >"$T/stdout" 2>"$T/stderr" && grep -q '^kslide-pack ' "$T/stdout"; then
+	ok "--version prints \"$(cat "$T/stdout")\""
+else
+	not_ok "--version" "no \"kslide-pack VERSION\" on stdout, or a non-zero exit"
+fi
+magic_le=$(printf '\002\260\255\033' | od -An -tx1 | tr -d ' ') # 0x1BADB002
+if "$PACK" --stats -o "$out" "$KERNEL" >"$T/stdout" 2>"$T/stderr" &&
+	grep -q 'bytes/relocation' "$T/stdout" &&
+	head -c 8192 "$out" | od -An -v -tx1 | tr -d ' \n' | grep -q "$magic_le"; then
+	ok "the reference kernel packs; --stats: $(grep bytes/relocation "$T/stdout")"
+else
+	not_ok "the reference kernel packs with --stats" "failed, no statistics or no Multiboot magic"
+fi
+kernel good "$ASM_GOOD" "$LDS_GOOD" --emit-relocs
+if "$PACK" -v -o "$out" "$T/good.elf" >"$T/stdout" 2>"$T/stderr" &&
+	grep -q '3 patched, 1 PC-relative' "$T/stderr"; then
+	ok "a tiny kernel packs: 3 patched, 1 PC-relative relocation"
+else
+	not_ok "a tiny kernel packs" "failed or miscounted its relocations"
+fi
+if "$PACK" >"$T/stdout" 2>"$T/stderr"; [ $? -eq 1 ] && grep -q '^Usage: ' "$T/stderr"; then
+	ok "no arguments: usage on stderr, exit 1"
+else
+	not_ok "no arguments" "expected the usage on stderr and exit 1"
+fi
+
+#### the file itself ####
+expect_fail "missing input" "missing.elf: No such file or directory" "$T/missing.elf"
+expect_fail "a directory as input" "kslide-pack: $T: Is a directory" "$T"
+: >"$T/empty"
+expect_fail "empty file" "empty: not an ELF file" "$T/empty"
+printf 'garbage, not a kernel\n' >"$T/garbage"
+expect_fail "garbage" "garbage: not an ELF file" "$T/garbage"
+printf '\177ELF' >"$T/magic-only"
+expect_fail "ELF magic and nothing else" "malformed ELF header" "$T/magic-only"
+# ld puts the section headers last: any cut loses them.
+head -c 100 "$KERNEL" >"$T/trunc100.elf"
+expect_fail "first 100 bytes of a kernel" "section headers lie past the end of the file" \
+	"$T/trunc100.elf"
+variant phdrs && put32 "$T/phdrs.elf" 28 $(($(wc -c <"$T/good.elf") - 16)) # e_phoff
+expect_fail "program headers past the end" "program headers lie past the end of the file" \
+	"$T/phdrs.elf"
+size=$(wc -c <"$KERNEL")
+head -c $((size - 100)) "$KERNEL" >"$T/trunc-tail.elf"
+expect_fail "a kernel without its last 100 bytes" \
+	"section headers lie past the end of the file" "$T/trunc-tail.elf"
+
+#### the ELF header ####
+expect_fail "an object file" "not an executable (link the kernel" "$T/good.o"
+# ld's own PIE script (a custom one with -pie still gives ET_EXEC).
+ld -m elf_i386 -pie --emit-relocs -o "$T/pie.elf" "$T/good.o" 2>/dev/null
+expect_fail "a position-independent executable" "not an executable" "$T/pie.elf"
+printf '\t.text\n\t.globl _start\n_start:\tmovq $_start, %%rax\n' >"$T/x64.s"
+gcc -m64 -c "$T/x64.s" -o "$T/x64.o" &&
+	ld -m elf_x86_64 --emit-relocs -Ttext=0x100000 -o "$T/x64.elf" "$T/x64.o"
+expect_fail "x86-64 kernel" "x86-64 kernels are not supported by this version" "$T/x64.elf"
+variant arm && put16 "$T/arm.elf" 18 40 # e_machine = EM_ARM
+expect_fail "another machine" "not an i386 or x86-64 kernel" "$T/arm.elf"
+
+#### segments ####
+kernel norelocs "$ASM_GOOD" "$LDS_GOOD"
+expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs" \
+	"$T/norelocs.elf"
+kernel overlap "$ASM_GOOD" '
+ENTRY(_start)
+PHDRS { a PT_LOAD; b PT_LOAD; }
+SECTIONS {
+	.text 0x100000 : { *(.text) } :a
+	.data 0x100008 : { *(.data) } :b
+}' --emit-relocs --no-check-sections
+expect_fail "overlapping segments" "segments overlap (0 and 1)" "$T/overlap.elf"
+kernel offsets "$ASM_GOOD" '
+ENTRY(_start)
+SECTIONS {
+	.text 0xC0100000 : AT(0x100000) { *(.text) }
+	.data 0xC0200000 : AT(0x101000) { *(.data) }
+}' --emit-relocs
+expect_fail "segments with different virtual-to-physical offsets" \
+	"segments have different virtual-to-physical offsets" "$T/offsets.elf"
+kernel unaligned "$ASM_GOOD" "$(echo "$LDS_GOOD" | sed 's/0x100000/0x100010/')" --emit-relocs
+expect_fail "unaligned lowest segment" "lowest segment is not page aligned (0x100010)" \
+	"$T/unaligned.elf"
+kernel entry "$ASM_GOOD" "$LDS_GOOD" --emit-relocs -e 0x5000000
+expect_fail "entry point outside the image" "entry point outside the image (0x5000000)" \
+	"$T/entry.elf"
+variant nosegs
+for i in $(seq 0 $(($(u16 "$T/nosegs.elf" 44) - 1))); do
+	put32 "$T/nosegs.elf" "$(phdr "$T/nosegs.elf" "$i")" 4 # p_type = PT_NOTE
+done
+expect_fail "no loadable segments" "no loadable segments" "$T/nosegs.elf"
+variant filesz && put32 "$T/filesz.elf" $(($(phdr "$T/filesz.elf" 0) + 16)) 0x100000
+expect_fail "file size above memory size" \
+	"segment 0 has a file size larger than its memory size" "$T/filesz.elf"
+variant offset && put32 "$T/offset.elf" $(($(phdr "$T/offset.elf" 0) + 4)) 0x7ffff000
+expect_fail "segment data past the end of the file" "segment 0 lies past the end of the file" \
+	"$T/offset.elf"
+variant wrap && p=$(phdr "$T/wrap.elf" 0) && put32 "$T/wrap.elf" $((p + 8)) 0xfffff000 &&
+	put32 "$T/wrap.elf" $((p + 12)) 0xfffff000 && put32 "$T/wrap.elf" $((p + 20)) 0x2000
+expect_fail "a segment past 4 GiB" "segment 0 wraps around the address space" "$T/wrap.elf"
+
+#### relocations ####
+kernel gotpc '
+	.text
+	.globl _start
+_start:	addl $_GLOBAL_OFFSET_TABLE_, %ebx
+	hlt' "$LDS_GOOD" --emit-relocs
+expect_fail "GOT-relative code" "unsupported relocation type R_386_GOTPC at .text+0x" \
+	"$T/gotpc.elf"
+kernel undef '
+	.text
+	.globl _start
+_start:	movl $nowhere, %eax
+	hlt' "$LDS_GOOD" --emit-relocs --unresolved-symbols=ignore-all
+expect_fail "undefined symbol" "undefined symbol referenced at .text+0x1" "$T/undef.elf"
+kernel pcabs '
+	.text
+	.globl _start
+_start:	call firmware
+	hlt' "$LDS_GOOD
+firmware = 0xfff0;" --emit-relocs
+expect_fail "call to an absolute address" \
+	"PC-relative reference to an absolute symbol at .text+0x1 cannot be relocated" \
+	"$T/pcabs.elf"
+variant type && put "$T/type.elf" $(($(rel "$T/type.elf" .rel.text 0) + 4)) 1 200
+expect_fail "unknown relocation type" "unsupported relocation type 200 at .text+0x1" \
+	"$T/type.elf"
+variant r16 && put "$T/r16.elf" $(($(rel "$T/r16.elf" .rel.data 0) + 4)) 1 20
+expect_fail "16-bit relocation" "unsupported relocation type R_386_16 at .data+0x0" "$T/r16.elf"
+variant symidx && put "$T/symidx.elf" $(($(rel "$T/symidx.elf" .rel.data 0) + 5)) 3 0xffff
+expect_fail "symbol index out of range" "bad symbol index in a relocation at .data+0x0" \
+	"$T/symidx.elf"
+variant outside && put32 "$T/outside.elf" "$(rel "$T/outside.elf" .rel.data 0)" 0x200000
+expect_fail "relocation past the image" "relocation outside the loaded image at .data+0x" \
+	"$T/outside.elf"
+variant below && put32 "$T/below.elf" "$(rel "$T/below.elf" .rel.data 0)" 0xffffe
+expect_fail "relocation just below the image" "relocation outside the loaded image at .data+0x" \
+	"$T/below.elf"
+variant twice && put32 "$T/twice.elf" "$(rel "$T/twice.elf" .rel.data 1)" \
+	"$(u32 "$T/twice.elf" "$(rel "$T/twice.elf" .rel.data 0)")"
+expect_fail "two relocations for one field" "two relocations patch offset 0x" "$T/twice.elf"
+# One Elf32_Rela (12 bytes) where the Elf32_Rel was.
+variant rela && sh=$(shdr "$T/rela.elf" .rel.text) && put32 "$T/rela.elf" $((sh + 4)) 4 &&
+	put32 "$T/rela.elf" $((sh + 20)) 12 && put32 "$T/rela.elf" $((sh + 36)) 12
+expect_fail "RELA relocations" "RELA relocations for .text are not supported for i386" \
+	"$T/rela.elf"
+variant target && put32 "$T/target.elf" $(($(shdr "$T/target.elf" .rel.text) + 28)) 999
+expect_fail "relocations for a section that does not exist" \
+	"relocation section with a bad target or symbol table" "$T/target.elf"
+variant reldata && put32 "$T/reldata.elf" $(($(shdr "$T/reldata.elf" .rel.text) + 16)) 0x7ffff000
+expect_fail "relocations past the end of the file" "cannot read relocations for .text" \
+	"$T/reldata.elf"
+
+#### options ####
+G=$T/good.elf
+expect_fail "--align not a power of two" "--align must be a power of two" --align 0x3000 "$G"
+expect_fail "--align below 4K" "--align must be a power of two of at least 4K" --align 2K "$G"
+expect_fail "--min above --max" "--min must be below --max" --min 32M --max 16M "$G"
+expect_fail "--min equal to --max" "--min must be below --max" --min 16M --max 16M "$G"
+expect_fail "--min not a number" "invalid number 'sixteen' for --min" --min sixteen "$G"
+expect_fail "--max negative" "invalid number '-1' for --max" --max -1 "$G"
+expect_fail "--align with a bad suffix" "invalid number '2X' for --align" --align 2X "$G"
+expect_fail "--max overflowing with a suffix" "invalid number '0x40000000000G' for --max" \
+	--max 0x40000000000G "$G"
+expect_fail "--max past 4 GiB" "--max is beyond the 4 GiB an i386 kernel can address" \
+	--max 5G "$G"
+expect_fail "kernel larger than the range" \
+	"good.elf: kernel (22 bytes) does not fit between --min and --max" \
+	--min 16M --max 0x1000010 "$G"
+expect_fail "unknown option" "unrecognized option '--frobnicate'" --frobnicate "$G"
+
+#### the output ####
+mkdir "$T/outdir"
+if "$PACK" -o "$T/outdir" "$G" 2>"$T/stderr"; [ $? -eq 1 ] &&
+	grep -qF "kslide-pack: $T/outdir: cannot write: Is a directory" "$T/stderr" &&
+	[ -d "$T/outdir" ] && [ -z "$(ls -A "$T/outdir")" ] && [ -z "$(ls -d "$T/outdir".tmp* 2>/dev/null)" ]; then
+	ok "a directory as output: $(cat "$T/stderr")"
+else
+	not_ok "a directory as output" "expected exit 1 and \"cannot write: Is a directory\", nothing left"
+fi
+if "$PACK" -o "$T/no/such/dir/k.img" "$G" 2>"$T/stderr"; [ $? -eq 1 ] &&
+	grep -qF "cannot create a temporary file beside it: No such file or directory" "$T/stderr"; then
+	ok "output in a missing directory: $(cat "$T/stderr")"
+else
+	not_ok "output in a missing directory" "expected exit 1 and \"cannot create a temporary file\""
+fi
+
+echo "pack-errors: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -157,8 +157,10 @@ static int walk_group(struct walk *w)
 		rc = read_uleb128(w, &gap);
 		if (rc != KS_OK)
 			return rc;
-		if (i > 0 && gap == 0)
-			return KS_EFORMAT; /* duplicate offset: it would be patched twice */
+		/* A repeated or overlapping field would be patched on top of a patch, past the
+		 * overflow check, which sees only the original bytes. */
+		if (i > 0 && gap < width)
+			return KS_EFORMAT;
 		if (gap > UINT64_MAX - offset)
 			return KS_ERANGE; /* wraps past 2^64, so certainly past the image */
 		offset += gap;
@@ -174,6 +176,80 @@ static int walk_group(struct walk *w)
 	return KS_OK;
 }
 
+/* One group's fields in ascending order, decoded lazily from a table that passed the walk. */
+struct field_cursor {
+	struct walk w;   /* a private decoding position */
+	uint64_t left;   /* fields not yet read */
+	uint64_t offset; /* the current field */
+	unsigned width;
+};
+
+/* Start reading the group at pos; returns the position just past the group. */
+static size_t cursor_open(struct field_cursor *c, const struct walk *w, size_t pos)
+{
+	uint8_t kind = 0;
+	c->w = *w;
+	c->w.pos = pos;
+	c->left = 0;
+	c->offset = 0;
+	read_u8(&c->w, &kind);
+	read_uleb128(&c->w, &c->left);
+	c->width = kind_width(kind);
+	struct walk skip = c->w;
+	for (uint64_t i = 0, gap; i < c->left; i++)
+		read_uleb128(&skip, &gap);
+	return skip.pos;
+}
+
+static bool cursor_next(struct field_cursor *c)
+{
+	uint64_t gap = 0;
+	if (c->left == 0)
+		return false;
+	c->left--;
+	read_uleb128(&c->w, &gap);
+	c->offset += gap;
+	return true;
+}
+
+/* Two groups' fields, each list ascending and in bounds (so offset + width cannot wrap). */
+static bool groups_overlap(struct field_cursor *a, struct field_cursor *b)
+{
+	bool more_a = cursor_next(a), more_b = cursor_next(b);
+	while (more_a && more_b) {
+		if (a->offset + a->width <= b->offset)
+			more_a = cursor_next(a);
+		else if (b->offset + b->width <= a->offset)
+			more_b = cursor_next(b);
+		else
+			return true;
+	}
+	return false;
+}
+
+/*
+ * No image byte may belong to two fields: the value check sees only the original bytes, so a
+ * patch on top of a patch could overflow, or fail halfway through writing. walk_group already
+ * refuses overlap inside a group; this compares every pair of groups, O(groups x fields), which
+ * is cheap for the one group per kind the packer writes.
+ */
+static int check_disjoint(const struct walk *w)
+{
+	for (size_t later = 0; later < w->table_size;) {
+		struct field_cursor b;
+		size_t next = cursor_open(&b, w, later);
+		for (size_t earlier = 0; earlier < later;) {
+			struct field_cursor a;
+			earlier = cursor_open(&a, w, earlier);
+			cursor_open(&b, w, later);
+			if (groups_overlap(&a, &b))
+				return KS_EFORMAT;
+		}
+		later = next;
+	}
+	return KS_OK;
+}
+
 static int walk_table(struct walk *w)
 {
 	w->pos = 0;
@@ -185,7 +261,8 @@ static int walk_table(struct walk *w)
 		if (rc != KS_OK)
 			return rc;
 	}
-	return KS_OK;
+	/* The write pass follows a checking pass over the same table. */
+	return w->mode == WALK_WRITE ? KS_OK : check_disjoint(w);
 }
 
 int reloc_validate(const uint8_t *table, size_t table_size, uint64_t image_size,

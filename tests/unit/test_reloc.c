@@ -363,6 +363,48 @@ static void test_duplicate_offset_is_format_error(void **state)
 	assert_int_equal(reloc_validate(first_zero, sizeof(first_zero), IMAGE_SIZE, NULL), KS_OK);
 }
 
+static void test_overlapping_fields_in_group_are_format_error(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	/* Offsets 8 and 11: the second field's first byte is the first field's last. The value
+	 * check would see only original bytes, then patch on top of a patch. */
+	uint8_t overlap32[] = { RELOC_ADD32, 2, 8, 3 };
+	assert_int_equal(reloc_validate(overlap32, sizeof(overlap32), IMAGE_SIZE, NULL), KS_EFORMAT);
+	struct table t = { .len = sizeof(overlap32) };
+	memcpy(t.bytes, overlap32, sizeof(overlap32));
+	apply_expect(image, sizeof(image), &t, 4, KS_EFORMAT);
+
+	/* 64-bit fields need gaps of 8; adjacent fields (gap = width) are fine. */
+	uint8_t overlap64[] = { RELOC_ADD64, 2, 0, 7 };
+	assert_int_equal(reloc_validate(overlap64, sizeof(overlap64), IMAGE_SIZE, NULL), KS_EFORMAT);
+	uint8_t adjacent[] = { RELOC_ADD32, 2, 0, 4, RELOC_ADD64, 2, 8, 8 };
+	assert_int_equal(reloc_validate(adjacent, sizeof(adjacent), IMAGE_SIZE, NULL), KS_OK);
+}
+
+static void test_fields_overlapping_across_groups_change_nothing(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	/* Found by tests/fuzz/fuzz_reloc.c: the same field in three groups passed the value check
+	 * (0xb0000000 + 0x40000000 fits, seen on the original bytes three times), then overflowed
+	 * on the second write and returned an error with the image half patched. */
+	store32(image + 1, 0xb0000000);
+	uint8_t same[] = { RELOC_ADD32, 1, 1, RELOC_ADD32, 1, 1, RELOC_ADD32, 1, 1 };
+	assert_int_equal(reloc_validate(same, sizeof(same), IMAGE_SIZE, NULL), KS_EFORMAT);
+	struct table t = { .len = sizeof(same) };
+	memcpy(t.bytes, same, sizeof(same));
+	apply_expect(image, sizeof(image), &t, 0x40000000, KS_EFORMAT);
+
+	/* Different kinds overlap too: an ADD64 field covering an ADD32 one. */
+	uint8_t mixed[] = { RELOC_ADD32, 2, 0, 16, RELOC_ADD64, 1, 12 };
+	assert_int_equal(reloc_validate(mixed, sizeof(mixed), IMAGE_SIZE, NULL), KS_EFORMAT);
+	uint8_t interleaved[] = { RELOC_ADD32, 2, 0, 16, RELOC_ADD64, 1, 4 };
+	assert_int_equal(reloc_validate(interleaved, sizeof(interleaved), IMAGE_SIZE, NULL), KS_OK);
+}
+
 static void test_add32_that_would_wrap_overflows(void **state)
 {
 	(void)state;
@@ -561,6 +603,8 @@ int main(void)
 		cmocka_unit_test(test_overlong_uleb_is_format_error),
 		cmocka_unit_test(test_unknown_kind_is_invalid),
 		cmocka_unit_test(test_duplicate_offset_is_format_error),
+		cmocka_unit_test(test_overlapping_fields_in_group_are_format_error),
+		cmocka_unit_test(test_fields_overlapping_across_groups_change_nothing),
 		cmocka_unit_test(test_add32_that_would_wrap_overflows),
 		cmocka_unit_test(test_add32s_out_of_int32_range_overflows),
 		cmocka_unit_test(test_put_uleb128_encodings),

@@ -47,6 +47,12 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+/* Bytes a fixup patches (lib/reloc.h). */
+static uint64_t fixup_width(enum reloc_kind kind)
+{
+	return kind == RELOC_ADD64 ? 8 : 4;
+}
+
 /* Encode one kind's run of sorted offsets as a group; returns bytes used or 0. */
 static size_t encode_group(const struct fixup *f, size_t n, uint8_t *out, size_t cap)
 {
@@ -78,9 +84,13 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 	for (size_t i = 0; i < k->fixup_count;) {
 		size_t j = i + 1;
 		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind) {
-			if (k->fixups[j].offset == k->fixups[j - 1].offset) {
+			/* lib/reloc.c refuses fields that overlap within a group. */
+			uint64_t gap = k->fixups[j].offset - k->fixups[j - 1].offset;
+			if (gap < fixup_width(k->fixups[j].kind)) {
 				free(out);
-				return fail(err, err_cap, "two relocations patch offset 0x%llx",
+				return fail(err, err_cap,
+					    gap ? "two relocations overlap at offset 0x%llx"
+						: "two relocations patch offset 0x%llx",
 					    (unsigned long long)k->fixups[j].offset);
 			}
 			j++;

@@ -82,10 +82,13 @@ static int read_segments(struct reader *r)
 		GElf_Phdr p;
 		if (!gelf_getphdr(r->elf, (int)i, &p))
 			return fail(r, "cannot read program header %zu", i);
-		if (p.p_type != PT_LOAD || p.p_memsz == 0)
+		if (p.p_type != PT_LOAD)
 			continue;
+		/* Before skipping empty segments: copy_segments copies every file-backed one. */
 		if (p.p_filesz > p.p_memsz)
 			return fail(r, "segment %zu has a file size larger than its memory size", i);
+		if (p.p_memsz == 0)
+			continue;
 		if (p.p_paddr + p.p_memsz < p.p_paddr || p.p_vaddr + p.p_memsz < p.p_vaddr ||
 		    (space && (p.p_paddr + p.p_memsz > space || p.p_vaddr + p.p_memsz > space)))
 			return fail(r, "segment %zu wraps around the address space", i);

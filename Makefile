@@ -145,6 +145,36 @@ $(BUILD)/examples/minimal-i386/example.img: $(BUILD)/bin/kslide-pack include/ksl
 	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) -C $(EXAMPLE_I386_DIR) \
 		OUT=$(abspath $(BUILD))/examples/minimal-i386 KSLIDE_PACK=$(abspath $(BUILD)/bin/kslide-pack)
 
+#### fuzzing: libFuzzer targets for every parser (tests/fuzz/) ####
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS := 10
+FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES := elf reloc image multiboot1 slots
+FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+# What each target links besides its harness; every binary is one clang run over sources.
+FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/image_writer.c $(LIB_SRCS)
+FUZZ_LIBS_elf := -lelf
+FUZZ_SRCS_reloc := lib/reloc.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c
+FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
+FUZZ_SRCS_slots := lib/slots.c
+FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
+	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS_$*) $(FUZZ_LIBS_$*) -o $@
+
+.PHONY: fuzz fuzz-smoke
+# Long runs keep their growing corpora in $(BUILD)/fuzz/corpus/.
+fuzz: $(FUZZ_BINS)
+	$(Q)scripts/fuzz.sh -k $(BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
+
 #### the front door ####
 # Missing Debian packages are installed (as root) or named before anything is built.
 $(BOOTSTRAP_STAMP): scripts/bootstrap.sh

@@ -18,6 +18,10 @@ header() { # header "#include lines" [-m32]
 links() { # links LIB: the library links into a hosted program
 	printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null "$1"
 }
+fuzz_links() { # fuzz_links: clang links a libFuzzer target (the runtime is libclang-rt-14-dev)
+	printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n){(void)d;(void)n;return 0;}\n' |
+		${FUZZ_CC:-clang} -fsanitize=fuzzer,address,undefined -x c - -o /dev/null
+}
 
 need make has make
 need gcc has gcc
@@ -31,6 +35,8 @@ need libcmocka-dev header '#include <stdarg.h>\n#include <stddef.h>\n#include <s
 need libcmocka-dev links -lcmocka
 need libgsl-dev header '#include <gsl/gsl_cdf.h>'
 need libgsl-dev links -lgsl
+need clang has clang
+need libclang-rt-14-dev fuzz_links
 # -m32 freestanding code needs only gcc's own headers, but check that gcc can target i386.
 need gcc header '#include <stdint.h>' "-m32 -ffreestanding"
 

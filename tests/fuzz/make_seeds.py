@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Regenerate the fuzz seed corpora in tests/fuzz/corpus/ (committed; run from the repository
+root after changing a format). Needs python3, and GNU as and ld for the ELF seeds."""
+import os
+import struct
+import subprocess
+import tempfile
+import zlib
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def put(target, name, data):
+    d = os.path.join(ROOT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---- elf: a tiny i386 kernel with every relocation case the packer distinguishes ----
+KERNEL_S = """
+	.text
+	.globl _start
+_start:
+	movl $msg, %esi          # R_386_32 to .data
+	movl table+4, %eax       # R_386_32 with an addend
+	movl $abs_sym, %ebx      # R_386_32 to an SHN_ABS symbol: must not move
+	call far                 # R_386_PC32 into another section: needs nothing
+	jmp _start
+	.section .text.far, "ax"
+far:
+	ret
+	.data
+table:
+	.long _start, far, msg
+msg:
+	.asciz "hi"
+	.bss
+buf:
+	.space 64
+	.section .debug_info, ""
+	.long _start             # relocation in a non-loaded section: ignored
+"""
+KERNEL_LD = """
+ENTRY(_start)
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) *(.text.far) }
+	. = ALIGN(0x1000);
+	.data : { *(.data) }
+	.bss : { *(.bss) }
+}
+"""
+
+
+def elf_seeds():
+    with tempfile.TemporaryDirectory() as t:
+        for name, text in (("k.S", KERNEL_S), ("k.ld", KERNEL_LD)):
+            with open(os.path.join(t, name), "w") as f:
+                f.write(text)
+        subprocess.run(["as", "--32", "k.S", "-o", "k.o"], cwd=t, check=True)
+        # A 16-byte page size keeps the file small; the segments still sit 4 KiB apart in memory.
+        link = ["ld", "-m", "elf_i386", "-nostdlib", "-z", "max-page-size=0x10", "-z",
+                "noexecstack", "--defsym=abs_sym=0x5000", "-T", "k.ld", "-o"]
+        subprocess.run(link + ["k.elf", "--emit-relocs", "k.o"], cwd=t, check=True)
+        subprocess.run(link + ["norelocs.elf", "k.o"], cwd=t, check=True)
+        elf = open(os.path.join(t, "k.elf"), "rb").read()
+        put("elf", "kernel-i386", elf)
+        put("elf", "no-relocations", open(os.path.join(t, "norelocs.elf"), "rb").read())
+        put("elf", "object-file", open(os.path.join(t, "k.o"), "rb").read())
+    put("elf", "truncated", elf[: len(elf) // 2])
+    put("elf", "x86-64-machine", elf[:18] + struct.pack("<H", 62) + elf[20:])
+    put("elf", "not-elf", b"\x7fELG" + elf[4:64])
+
+
+# ---- reloc: | delta: i64 | image: 64 bytes | table |, as tests/fuzz/fuzz_reloc.c reads it ----
+def uleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def group(kind, offsets):
+    out, prev = bytearray([kind]) + uleb(len(offsets)), 0
+    for o in offsets:
+        out += uleb(o - prev)
+        prev = o
+    return bytes(out)
+
+
+def reloc_seeds():
+    image = struct.pack("<4I", 0x100000, 0x100010, 0xFFFFFFF0, 0x7FFFFFF0) + bytes(16)
+    image += struct.pack("<QQ", 0xFFFFFFFF80000000, 0x100000) + bytes(16)
+    table = group(1, [0, 4, 13]) + group(2, [12]) + group(3, [32, 40])
+    put("reloc", "mixed-2m", struct.pack("<q", 0x200000) + image + table)
+    put("reloc", "mixed-down", struct.pack("<q", -0x100000) + image + table)
+    put("reloc", "add32-overflow", struct.pack("<q", 0x20) + image + group(1, [8]))
+    put("reloc", "out-of-bounds", struct.pack("<q", 0x1000) + image + group(1, [0, 61]))
+    put("reloc", "bad-kind", struct.pack("<q", 0x1000) + image + group(9, [0]))
+    put("reloc", "long-uleb", struct.pack("<q", 1) + image + b"\x01\x01" + b"\x80" * 9 + b"\x01")
+
+
+# ---- image: a header at offset 0, then payload and relocation table ----
+HEADER = struct.Struct("<8s4I15Q2I")  # include/kslide/image.h
+
+
+def image(payload, mem_size, relocs, align=0x200000, entry=0, corrupt=False):
+    payload_offset = HEADER.size
+    relocs_offset = payload_offset + len(payload)
+    total = relocs_offset + len(relocs)
+    fields = [b"KSLIDEIM", 1, HEADER.size, 0, 1, total, payload_offset, len(payload), mem_size,
+              relocs_offset, len(relocs), 0x100000, 0x100000, entry, align, 0x1000000,
+              0xFFFFFFFF, 0, 0, 0, 0, 0]
+    crc = zlib.crc32(HEADER.pack(*fields))
+    crc = zlib.crc32(payload + relocs, crc)
+    fields[-2] = crc ^ (1 if corrupt else 0)
+    return HEADER.pack(*fields) + payload + relocs
+
+
+def image_seeds():
+    payload = bytes(range(64))
+    relocs = group(1, [0, 8])
+    put("image", "valid", image(payload, 0x2000, relocs))
+    put("image", "valid-4k-bss", image(payload, 0x100000, b"", align=0x1000, entry=0x10))
+    put("image", "bad-checksum", image(payload, 0x2000, relocs, corrupt=True))
+    put("image", "bad-align", image(payload, 0x2000, relocs, align=0x3000))
+    put("image", "truncated", image(payload, 0x2000, relocs)[:-5])
+
+
+# ---- multiboot1: memory from 0x1000, info structure first (tests/fuzz/fuzz_multiboot1.c) ----
+MEM_BASE = 0x1000
+FLAG_MEM, FLAG_CMDLINE, FLAG_MODS, FLAG_MMAP, FLAG_LOADER = 1, 1 << 2, 1 << 3, 1 << 6, 1 << 9
+
+
+class Mem:
+    def __init__(self):
+        self.info = bytearray(116)
+        self.rest = bytearray()
+
+    def place(self, data):
+        addr = MEM_BASE + 128 + len(self.rest)
+        self.rest += data + bytes(-len(data) % 4)
+        return addr
+
+    def set32(self, off, v):
+        struct.pack_into("<I", self.info, off, v)
+
+    def blob(self):
+        return bytes(self.info) + bytes(12) + bytes(self.rest)
+
+
+def mmap(entries):
+    return b"".join(struct.pack("<IQQI", 20, b, l, t) for b, l, t in entries)
+
+
+def multiboot1_seeds():
+    m = Mem()
+    m.set32(0, FLAG_MEM)
+    m.set32(8, 0x1FC00)  # mem_upper: 127 MiB above 1 MiB
+    put("multiboot1", "mem-only", m.blob())
+
+    m = Mem()
+    entries = mmap([(0, 0x9FC00, 1), (0xF0000, 0x10000, 2), (0x100000, 0x7EE0000, 1)])
+    m.set32(0, FLAG_MMAP | FLAG_CMDLINE | FLAG_LOADER | FLAG_MEM)
+    m.set32(44, len(entries))
+    m.set32(48, m.place(entries))
+    m.set32(16, m.place(b"kaslr console=ttyS0\0"))
+    m.set32(64, m.place(b"qemu\0"))
+    put("multiboot1", "mmap-cmdline-loader", m.blob())
+
+    m = Mem()
+    entries = mmap([(0x100000, 0x3F00000, 1)])
+    names = [m.place(b"initrd crc32=1234abcd\0"), 0]
+    mods = struct.pack("<4I", 0x2000000, 0x2001000, names[0], 0)
+    mods += struct.pack("<4I", 0x3000000, 0x3000000, names[1], 0)
+    m.set32(0, FLAG_MMAP | FLAG_MODS | FLAG_CMDLINE)
+    m.set32(44, len(entries))
+    m.set32(48, m.place(entries))
+    m.set32(20, 2)
+    m.set32(24, m.place(mods))
+    m.set32(16, m.place(b"\0"))
+    put("multiboot1", "two-modules", m.blob())
+
+    m = Mem()
+    m.set32(0, FLAG_MODS | FLAG_MEM)
+    m.set32(20, 0)
+    m.set32(24, 0xDEADBEEF)
+    put("multiboot1", "zero-modules", m.blob())
+
+
+# ---- slots: the request layout tests/fuzz/fuzz_slots.c reads ----
+def slots(size, align_shift, lo, hi, usable, avoid, index=0):
+    head = struct.pack("<QBQQBQ", size, align_shift, lo, hi, len(usable), index)
+    return head + b"".join(struct.pack("<QQ", s, l) for s, l in usable + avoid)
+
+
+def slots_seeds():
+    ram = [(0, 0x9FC00), (0x100000, 0x3FF00000)]
+    put("slots", "1g-2m", slots(0x800000, 21, 0x1000000, 0xFFFFFFFF, ram,
+                                [(0x1000000, 0x100000), (0x2000000, 0x3000)], 7))
+    put("slots", "4k-modules", slots(0x5000, 12, 0x100000, 0x7FFFFFF, ram,
+                                     [(0x200000, 0x1234), (0x3000000, 0x2800000)], 1000))
+    put("slots", "small-oracle", slots(0x30, 4, 0x10, 0xFFF, [(0, 0x400), (0x400, 0x200), (0x800, 0x800)],
+                                       [(0x100, 0x10), (0x5F0, 0x20)], 5))
+    put("slots", "top-of-space", slots(1, 0, 0, 0xFFFFFFFFFFFFFFFF, [(0xFFFFFFFFFFFFF000, 0x2000)], []))
+
+
+if __name__ == "__main__":
+    elf_seeds()
+    reloc_seeds()
+    image_seeds()
+    multiboot1_seeds()
+    slots_seeds()

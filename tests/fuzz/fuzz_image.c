@@ -31,7 +31,8 @@ static void check_contract(const struct kslide_image_header *h, size_t size)
 	    h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0 ||
 	    h->entry_offset >= h->payload_mem_size || !is_pow2(h->align) ||
 	    h->align < IMAGE_MIN_ALIGN || h->link_phys_base % IMAGE_MIN_ALIGN ||
-	    h->phys_min > h->phys_max || h->link_phys_base + (h->payload_mem_size - 1) < h->link_phys_base)
+	    h->phys_min > h->phys_max ||
+	    h->link_phys_base + (h->payload_mem_size - 1) < h->link_phys_base)
 		abort();
 }
 

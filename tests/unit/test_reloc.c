@@ -371,14 +371,16 @@ static void test_overlapping_fields_in_group_are_format_error(void **state)
 	/* Offsets 8 and 11: the second field's first byte is the first field's last. The value
 	 * check would see only original bytes, then patch on top of a patch. */
 	uint8_t overlap32[] = { RELOC_ADD32, 2, 8, 3 };
-	assert_int_equal(reloc_validate(overlap32, sizeof(overlap32), IMAGE_SIZE, NULL), KS_EFORMAT);
+	assert_int_equal(reloc_validate(overlap32, sizeof(overlap32), IMAGE_SIZE, NULL),
+			 KS_EFORMAT);
 	struct table t = { .len = sizeof(overlap32) };
 	memcpy(t.bytes, overlap32, sizeof(overlap32));
 	apply_expect(image, sizeof(image), &t, 4, KS_EFORMAT);
 
 	/* 64-bit fields need gaps of 8; adjacent fields (gap = width) are fine. */
 	uint8_t overlap64[] = { RELOC_ADD64, 2, 0, 7 };
-	assert_int_equal(reloc_validate(overlap64, sizeof(overlap64), IMAGE_SIZE, NULL), KS_EFORMAT);
+	assert_int_equal(reloc_validate(overlap64, sizeof(overlap64), IMAGE_SIZE, NULL),
+			 KS_EFORMAT);
 	uint8_t adjacent[] = { RELOC_ADD32, 2, 0, 4, RELOC_ADD64, 2, 8, 8 };
 	assert_int_equal(reloc_validate(adjacent, sizeof(adjacent), IMAGE_SIZE, NULL), KS_OK);
 }

@@ -84,7 +84,7 @@ static int read_segments(struct reader *r)
 			return fail(r, "cannot read program header %zu", i);
 		if (p.p_type != PT_LOAD)
 			continue;
-		/* Before skipping empty segments: copy_segments copies every file-backed one. */
+		/* Before skipping empty segments: copy_segments copies all file-backed ones. */
 		if (p.p_filesz > p.p_memsz)
 			return fail(r, "segment %zu has a file size larger than its memory size", i);
 		if (p.p_memsz == 0)

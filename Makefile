@@ -34,7 +34,7 @@ LIB_SRCS := $(filter-out lib/string.c,$(LIB_ALL))
 
 .PHONY: all unit check run clean bootstrap images tools
 all: $(BOOTSTRAP_STAMP)
-	$(Q)$(MAKE) --no-print-directory tools images
+	$(Q)$(MAKE) -s --no-print-directory tools images
 
 #### host unit tests ####
 LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
@@ -189,12 +189,12 @@ $(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
 	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) $< -lgsl -lgslcblas -lm -o $@
 
 check: $(BOOTSTRAP_STAMP)
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
+	$(Q)$(MAKE) -s --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
 		$(BUILD)/i386/kernel-4k.img $(BUILD)/examples/minimal-i386/example.img
 	$(Q)scripts/check.sh $(BUILD)
 
 run: $(BOOTSTRAP_STAMP)
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img
 
 # Keep objects that only pattern chains produce.

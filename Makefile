@@ -55,6 +55,9 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -o $@
 
+# The packer's instruction check is pure, so host tests link it too.
+$(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
+
 unit: $(UNIT_BINS)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)
 
@@ -93,7 +96,7 @@ $(BUILD)/i386/kernel%elf: $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i
 #### host tools ####
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
 PACK_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-pack.o tools/pack/kernel_elf.o \
-	tools/pack/image_writer.o tools/pack/stubs.o)
+	tools/pack/gotpcrelx.o tools/pack/image_writer.o tools/pack/stubs.o)
 
 $(BUILD)/tool/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -116,16 +119,61 @@ ORACLE_I386_ELFS := $(BUILD)/i386/kernel-at-22m.elf $(BUILD)/i386/kernel-at-0x12
 $(BUILD)/i386/kernel-at-22m.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1600000
 $(BUILD)/i386/kernel-at-0x1234000.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1234000
 ORACLE_OBJS := $(addprefix $(BUILD)/tool/, tests/oracle/reloc_oracle.o tools/pack/kernel_elf.o \
-	tools/pack/image_writer.o)
+	tools/pack/gotpcrelx.o tools/pack/image_writer.o)
 
 $(BUILD)/bin/reloc-oracle: $(ORACLE_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 
+# x86-64 (tests/oracle/x86_64/): a small -mcmodel=kernel kernel, never run, linked at virtual
+# 0xffffffff81000000, physical 16 MiB, and again with both bases moved independently; the
+# fixups follow the virtual base. The gotpcrel variant adds GOTPCRELX references: GNU ld
+# relabels what it relaxes, lld keeps the label, so the packer must read the instructions.
+X86_64_ORACLE := $(BUILD)/x86_64/oracle
+X86_64_ORACLE_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -m64 -mcmodel=kernel -mno-red-zone -fno-pic \
+	-fno-pie -ffreestanding -fno-stack-protector -mgeneral-regs-only \
+	-fno-asynchronous-unwind-tables -fcf-protection=none
+X86_64_ORACLE_OBJS := $(X86_64_ORACLE)/obj/head.o $(X86_64_ORACLE)/obj/tables.o
+X86_64_ORACLE_LDFLAGS := -nostdlib -z noexecstack --emit-relocs
+X86_64_ORACLE_LD := tests/oracle/x86_64/kernel.ld
+
+$(X86_64_ORACLE)/obj/%.o: tests/oracle/x86_64/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(X86_64_ORACLE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(X86_64_ORACLE)/obj/%.o: tests/oracle/x86_64/%.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -m64 -fno-pic -fno-pie -MMD -MP -c $< -o $@
+
+# Pairs A B: B is A's objects at other bases (--defsym before -T, as for i386).
+X86_64_ORACLE_PAIRS := kernel.elf:kernel-up.elf kernel.elf:kernel-down.elf \
+	gotpcrel-bfd.elf:gotpcrel-bfd-up.elf gotpcrel-lld.elf:gotpcrel-lld-up.elf
+X86_64_ORACLE_ELFS := $(addprefix $(X86_64_ORACLE)/, kernel.elf kernel-up.elf kernel-down.elf \
+	gotpcrel-bfd.elf gotpcrel-bfd-up.elf gotpcrel-lld.elf gotpcrel-lld-up.elf)
+X86_64_UP := --defsym=virt_override=0xffffffff82234000 --defsym=phys_override=0x2000000
+X86_64_DOWN := --defsym=virt_override=0xffffffff80200000 --defsym=phys_override=0x1000000
+$(X86_64_ORACLE)/kernel-up.elf $(X86_64_ORACLE)/gotpcrel-%-up.elf: X86_64_BASES = $(X86_64_UP)
+$(X86_64_ORACLE)/kernel-down.elf: X86_64_BASES = $(X86_64_DOWN)
+$(X86_64_ORACLE)/kernel%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE_LD)
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T $(X86_64_ORACLE_LD) -o $@ $(X86_64_ORACLE_OBJS)
+$(X86_64_ORACLE)/gotpcrel-bfd%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o \
+		$(X86_64_ORACLE_LD)
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T $(X86_64_ORACLE_LD) -o $@ $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o
+$(X86_64_ORACLE)/gotpcrel-lld%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o \
+		$(X86_64_ORACLE_LD)
+	$(Q)ld.lld $(X86_64_ORACLE_LDFLAGS) $(X86_64_BASES) -T $(X86_64_ORACLE_LD) -o $@ \
+		$(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o
+
 .PHONY: oracle
-oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS)
+oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
+		$(X86_64_ORACLE_ELFS)
 	$(Q)for b in $(ORACLE_I386_ELFS); do \
 		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
+	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \
+		$(BUILD)/bin/reloc-oracle $(X86_64_ORACLE)/$${p%%:*} $(X86_64_ORACLE)/$${p#*:} \
+		|| exit 1; done
 
 #### packed images ####
 $(BUILD)/i386/kernel.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
@@ -154,13 +202,15 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 FUZZ_NAMES := elf reloc image multiboot1 slots
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
-FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/image_writer.c $(LIB_SRCS)
+FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/gotpcrelx.c tools/pack/image_writer.c \
+	$(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
+	tools/pack/gotpcrelx.c \
 	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)

@@ -201,6 +201,10 @@ int main(int argc, char **argv)
 	free(buf);
 	if (rc)
 		return error(in, "%s", err);
+	if (k.arch != KSLIDE_ARCH_I386) {
+		kernel_elf_free(&k);
+		return error(in, "x86-64 kernels cannot be packed yet: no x86-64 stub");
+	}
 	struct packed_image img = { 0 };
 	rc = check_options(&opt, &k, in);
 	if (!rc && pack_build(stub_i386_start, (size_t)(stub_i386_end - stub_i386_start), &k, &opt,

@@ -1,7 +1,9 @@
 /*
  * reloc-oracle: the linker judges the packer. A.elf and B.elf are the same objects linked at
- * two physical (and virtual) addresses. Moving A's payload by B.link_phys - A.link_phys with
- * the relocation table kslide-pack would write must give B's payload, byte for byte.
+ * two addresses. Moving A's payload by the slide with the relocation table kslide-pack would
+ * write must give B's payload, byte for byte. The slide is B.link_phys - A.link_phys on i386,
+ * where the virtual base moves with the physical one, and B.link_virt - A.link_virt on
+ * x86-64, where the two bases move independently and the fixups follow the virtual one.
  *
  * One place differs by design: a reference to an absolute (SHN_ABS) symbol whose value is
  * the link address itself, such as kernel_link_phys. The packer must leave it alone, while B
@@ -26,12 +28,12 @@
 
 #define MAX_REPORTED 10 /* differing offsets printed before giving up */
 #define ERR_CAP	     256
-#define I386_FIELD   4 /* bytes patched by R_386_32 */
 
 /* A field naming an absolute symbol whose value differs between the two links. */
 struct abs_ref {
 	uint64_t offset; /* from the payload's first byte */
-	uint32_t shift;	 /* B's symbol value minus A's, mod 2^32 */
+	uint64_t shift;	 /* B's symbol value minus A's, modulo 2^(8 * width) */
+	unsigned width;	 /* bytes: 4 or 8 */
 	char name[64];
 };
 
@@ -135,7 +137,8 @@ static int abs_symbol_value(Elf *e, const char *name, uint64_t *value)
 	return -1;
 }
 
-static int add_abs_ref(struct abs_refs *out, uint64_t offset, uint32_t shift, const char *name)
+static int add_abs_ref(struct abs_refs *out, uint64_t offset, uint64_t shift, unsigned width,
+		       const char *name)
 {
 	if (out->count == out->cap) {
 		size_t cap = out->cap ? 2 * out->cap : 16;
@@ -148,20 +151,37 @@ static int add_abs_ref(struct abs_refs *out, uint64_t offset, uint32_t shift, co
 	struct abs_ref *r = &out->ref[out->count++];
 	r->offset = offset;
 	r->shift = shift;
+	r->width = width;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	return 0;
 }
 
+/* Bytes of the absolute field a relocation type patches; 0 for any other type. */
+static unsigned absolute_width(unsigned machine, unsigned type)
+{
+	if (machine == EM_386)
+		return type == R_386_32 ? 4 : 0;
+	if (type == R_X86_64_64)
+		return 8;
+	return type == R_X86_64_32 || type == R_X86_64_32S ? 4 : 0;
+}
+
 /*
- * Independently of the packer: every R_386_32 in a loaded section of A that names an absolute
- * symbol whose value in B differs. Such a symbol missing from B is an error.
+ * Independently of the packer: every absolute field (R_386_32; R_X86_64_64, _32, _32S) in a
+ * loaded section of A that names an absolute symbol whose value in B differs. Such a symbol
+ * missing from B is an error.
  */
 static int find_abs_refs(const struct input *a, const struct input *b, struct abs_refs *out)
 {
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(a->elf, &eh))
+		return -1;
+	unsigned machine = eh.e_machine;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(a->elf, scn))) {
 		GElf_Shdr sh, target, symsh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) ||
+		    !sh.sh_entsize)
 			continue;
 		Elf_Scn *tscn = elf_getscn(a->elf, sh.sh_info);
 		Elf_Scn *sscn = elf_getscn(a->elf, sh.sh_link);
@@ -171,12 +191,21 @@ static int find_abs_refs(const struct input *a, const struct input *b, struct ab
 			continue;
 		Elf_Data *rels = elf_getdata(scn, NULL), *syms = elf_getdata(sscn, NULL);
 		for (size_t i = 0; rels && syms && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Rel rel;
+			GElf_Rel rel; /* the addend is in B's bytes already: not needed */
+			GElf_Rela rela;
 			GElf_Sym sym;
-			if (!gelf_getrel(rels, (int)i, &rel) ||
-			    !gelf_getsym(syms, (int)GELF_R_SYM(rel.r_info), &sym))
+			if (sh.sh_type == SHT_RELA) {
+				if (!gelf_getrela(rels, (int)i, &rela))
+					return -1;
+				rel.r_offset = rela.r_offset;
+				rel.r_info = rela.r_info;
+			} else if (!gelf_getrel(rels, (int)i, &rel)) {
 				return -1;
-			if (GELF_R_TYPE(rel.r_info) != R_386_32 || sym.st_shndx != SHN_ABS)
+			}
+			if (!gelf_getsym(syms, (int)GELF_R_SYM(rel.r_info), &sym))
+				return -1;
+			unsigned width = absolute_width(machine, GELF_R_TYPE(rel.r_info));
+			if (!width || sym.st_shndx != SHN_ABS)
 				continue;
 			const char *name = elf_strptr(a->elf, symsh.sh_link, sym.st_name);
 			uint64_t b_value, offset = rel.r_offset - a->k.link_virt;
@@ -185,19 +214,23 @@ static int find_abs_refs(const struct input *a, const struct input *b, struct ab
 					progname, name ? name : "?", b->path);
 				return -1;
 			}
-			if (offset > a->k.file_size || a->k.file_size - offset < I386_FIELD)
+			if (offset > a->k.file_size || a->k.file_size - offset < width)
 				return -1;
 			if (b_value != sym.st_value &&
-			    add_abs_ref(out, offset, (uint32_t)(b_value - sym.st_value), name))
+			    add_abs_ref(out, offset, b_value - sym.st_value, width, name))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static uint32_t get32(const uint8_t *p)
+/* A little-endian field of width bytes (4 or 8). */
+static uint64_t get_le(const uint8_t *p, unsigned width)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	uint64_t v = 0;
+	for (unsigned i = width; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
 }
 
 /*
@@ -210,16 +243,19 @@ static int check_abs_refs(const struct abs_refs *refs, const uint8_t *orig, uint
 	int bad = 0;
 	for (size_t i = 0; i < refs->count; i++) {
 		const struct abs_ref *r = &refs->ref[i];
-		uint32_t a = get32(orig + r->offset), m = get32(moved + r->offset),
-			 b = get32(want + r->offset);
-		if (m != a || b != a + r->shift) {
+		uint64_t mask = r->width == 8 ? UINT64_MAX : ((uint64_t)1 << (8 * r->width)) - 1;
+		uint64_t a = get_le(orig + r->offset, r->width), m = get_le(moved + r->offset, r->width),
+			 b = get_le(want + r->offset, r->width);
+		if (m != a || b != ((a + r->shift) & mask)) {
 			fprintf(stderr,
-				"  absolute %s at offset 0x%06llx: A 0x%08x, moved A 0x%08x, "
-				"B 0x%08x (expected unchanged, and B = A + 0x%x)\n",
-				r->name, (unsigned long long)r->offset, a, m, b, r->shift);
+				"  absolute %s at offset 0x%06llx: A 0x%08llx, moved A 0x%08llx, "
+				"B 0x%08llx (expected unchanged, and B = A + 0x%llx)\n",
+				r->name, (unsigned long long)r->offset, (unsigned long long)a,
+				(unsigned long long)m, (unsigned long long)b,
+				(unsigned long long)(r->shift & mask));
 			bad = 1;
 		}
-		memcpy(moved + r->offset, want + r->offset, I386_FIELD);
+		memcpy(moved + r->offset, want + r->offset, r->width);
 	}
 	return bad;
 }
@@ -270,7 +306,13 @@ static int comparable(const struct kernel_elf *a, const struct kernel_elf *b)
 			(unsigned long long)b->mem_size);
 		return 0;
 	}
-	if (a->link_virt - a->link_phys != b->link_virt - b->link_phys) {
+	if (a->arch != b->arch || a->fixups_follow_virt != b->fixups_follow_virt) {
+		fprintf(stderr, "%s: the two kernels are built for different architectures\n",
+			progname);
+		return 0;
+	}
+	/* On i386 one slide moves both bases, so the links must keep their offset. */
+	if (!a->fixups_follow_virt && a->link_virt - a->link_phys != b->link_virt - b->link_phys) {
 		fprintf(stderr, "%s: the two links use different virtual-physical offsets\n",
 			progname);
 		return 0;
@@ -305,7 +347,8 @@ static int compare(const struct input *ia, const struct input *ib)
 	}
 	struct abs_refs refs = {0};
 	struct reloc_summary summary;
-	int64_t delta = (int64_t)(b->link_phys - a->link_phys);
+	int64_t delta = a->fixups_follow_virt ? (int64_t)(b->link_virt - a->link_virt)
+					      : (int64_t)(b->link_phys - a->link_phys);
 	uint8_t *orig = loaded_image(a), *moved = loaded_image(a), *want = loaded_image(b);
 	int rc = 1, status;
 	if (!orig || !moved || !want) {
@@ -331,8 +374,8 @@ static int compare(const struct input *ia, const struct input *ib)
 			       "by ",
 			       (unsigned long long)summary.total, (unsigned long long)a->mem_size);
 			print_delta(stdout, delta);
-			printf(" (%zu link-dependent absolute references left alone)\n",
-			       refs.count);
+			printf("%s (%zu link-dependent absolute references left alone)\n",
+			       a->fixups_follow_virt ? " virtual" : "", refs.count);
 			rc = 0;
 		}
 	}

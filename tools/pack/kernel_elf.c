@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/gotpcrelx.h"
 #include "tools/pack/kernel_elf.h"
 
 #define PAGE_SIZE 4096u
@@ -45,6 +46,56 @@ static const char *i386_type_name(unsigned type)
 		[R_386_TLS_TPOFF] = "R_386_TLS_TPOFF", [R_386_16] = "R_386_16",
 		[R_386_PC16] = "R_386_PC16",	 [R_386_8] = "R_386_8",
 		[R_386_PC8] = "R_386_PC8",	 [R_386_GOT32X] = "R_386_GOT32X",
+	};
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return NULL;
+}
+
+static const char *x86_64_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		[R_X86_64_NONE] = "R_X86_64_NONE",
+		[R_X86_64_64] = "R_X86_64_64",
+		[R_X86_64_PC32] = "R_X86_64_PC32",
+		[R_X86_64_GOT32] = "R_X86_64_GOT32",
+		[R_X86_64_PLT32] = "R_X86_64_PLT32",
+		[R_X86_64_COPY] = "R_X86_64_COPY",
+		[R_X86_64_GLOB_DAT] = "R_X86_64_GLOB_DAT",
+		[R_X86_64_JUMP_SLOT] = "R_X86_64_JUMP_SLOT",
+		[R_X86_64_RELATIVE] = "R_X86_64_RELATIVE",
+		[R_X86_64_GOTPCREL] = "R_X86_64_GOTPCREL",
+		[R_X86_64_32] = "R_X86_64_32",
+		[R_X86_64_32S] = "R_X86_64_32S",
+		[R_X86_64_16] = "R_X86_64_16",
+		[R_X86_64_PC16] = "R_X86_64_PC16",
+		[R_X86_64_8] = "R_X86_64_8",
+		[R_X86_64_PC8] = "R_X86_64_PC8",
+		[R_X86_64_DTPMOD64] = "R_X86_64_DTPMOD64",
+		[R_X86_64_DTPOFF64] = "R_X86_64_DTPOFF64",
+		[R_X86_64_TPOFF64] = "R_X86_64_TPOFF64",
+		[R_X86_64_TLSGD] = "R_X86_64_TLSGD",
+		[R_X86_64_TLSLD] = "R_X86_64_TLSLD",
+		[R_X86_64_DTPOFF32] = "R_X86_64_DTPOFF32",
+		[R_X86_64_GOTTPOFF] = "R_X86_64_GOTTPOFF",
+		[R_X86_64_TPOFF32] = "R_X86_64_TPOFF32",
+		[R_X86_64_PC64] = "R_X86_64_PC64",
+		[R_X86_64_GOTOFF64] = "R_X86_64_GOTOFF64",
+		[R_X86_64_GOTPC32] = "R_X86_64_GOTPC32",
+		[R_X86_64_GOT64] = "R_X86_64_GOT64",
+		[R_X86_64_GOTPCREL64] = "R_X86_64_GOTPCREL64",
+		[R_X86_64_GOTPC64] = "R_X86_64_GOTPC64",
+		[R_X86_64_GOTPLT64] = "R_X86_64_GOTPLT64",
+		[R_X86_64_PLTOFF64] = "R_X86_64_PLTOFF64",
+		[R_X86_64_SIZE32] = "R_X86_64_SIZE32",
+		[R_X86_64_SIZE64] = "R_X86_64_SIZE64",
+		[R_X86_64_GOTPC32_TLSDESC] = "R_X86_64_GOTPC32_TLSDESC",
+		[R_X86_64_TLSDESC_CALL] = "R_X86_64_TLSDESC_CALL",
+		[R_X86_64_TLSDESC] = "R_X86_64_TLSDESC",
+		[R_X86_64_IRELATIVE] = "R_X86_64_IRELATIVE",
+		[R_X86_64_RELATIVE64] = "R_X86_64_RELATIVE64",
+		[R_X86_64_GOTPCRELX] = "R_X86_64_GOTPCRELX",
+		[R_X86_64_REX_GOTPCRELX] = "R_X86_64_REX_GOTPCRELX",
 	};
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
 		return names[type];
@@ -222,6 +273,112 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 		    at);
 }
 
+/* A field of width bytes at payload offset where must lie in the file-backed bytes. */
+static bool in_payload(const struct kernel_elf *k, uint64_t where, unsigned width)
+{
+	return k->file_size >= width && where <= k->file_size - width; /* where wraps if below */
+}
+
+/* An absolute field: patched by kind unless it names an SHN_ABS symbol, which must not move. */
+static int absolute_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
+			  unsigned long long at, bool absolute, enum reloc_kind kind,
+			  unsigned width)
+{
+	if (absolute) {
+		r->k->skipped_absolute++;
+		return 0;
+	}
+	if (!in_payload(r->k, where, width))
+		return fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
+			    at);
+	return add_fixup(r, where, kind);
+}
+
+static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, unsigned long long at,
+			     bool absolute)
+{
+	if (absolute)
+		return fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
+			       "cannot be relocated",
+			    c->section_name, at);
+	r->k->skipped_pcrel++;
+	return 0;
+}
+
+/*
+ * A GOTPCRELX label on an instruction the linker may have relaxed (tools/pack/gotpcrelx.h):
+ * the bytes decide. An unrelaxed GOT load is refused: the GOT holds absolute addresses that
+ * --emit-relocs does not describe.
+ */
+static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
+			   unsigned long long at, bool absolute, unsigned type)
+{
+	const char *name = x86_64_type_name(type);
+	if (where < GOTPCRELX_PREFIX || !in_payload(r->k, where, 4))
+		return fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
+			    at);
+	switch (gotpcrelx_form(r->k->payload, where, type == R_X86_64_REX_GOTPCRELX)) {
+	case GOTPCRELX_PCREL:
+		return pc_relative_field(r, c, at, absolute);
+	case GOTPCRELX_ABS32:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
+	case GOTPCRELX_ABS32S:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
+	case GOTPCRELX_GOT_LOAD:
+		return fail(r, "%s at %s+0x%llx loads from the GOT, which is not relocated: "
+			       "build the kernel with -fno-pic",
+			    name, c->section_name, at);
+	case GOTPCRELX_UNKNOWN:
+		break;
+	}
+	return fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
+		       "linker made it absolute",
+		    name, c->section_name, at);
+}
+
+/*
+ * x86-64: absolute fields hold virtual addresses (-mcmodel=kernel), so each fixup adds the
+ * virtual slide (kernel_elf.fixups_follow_virt).
+ */
+static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rela *rel)
+{
+	unsigned type = GELF_R_TYPE(rel->r_info);
+	uint64_t where = rel->r_offset - r->k->link_virt;
+	unsigned long long at = rel->r_offset - c->target.sh_addr;
+	GElf_Sym sym;
+	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
+		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
+			    at);
+	bool absolute = sym.st_shndx == SHN_ABS;
+	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
+	if (type == R_X86_64_NONE)
+		return 0;
+	if (undefined)
+		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+			    at);
+	switch (type) {
+	case R_X86_64_64:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD64, 8);
+	case R_X86_64_32:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
+	case R_X86_64_32S:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+	case R_X86_64_PC64:
+		return pc_relative_field(r, c, at, absolute);
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+		return gotpcrelx_field(r, c, where, at, absolute, type);
+	}
+	const char *name = x86_64_type_name(type);
+	if (name)
+		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
+			    at);
+	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
+		    at);
+}
+
 static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	size_t shstrndx;
@@ -240,10 +397,21 @@ static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Sh
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!c.symbols || !data)
 		return fail(r, "cannot read relocations for %s", c.section_name);
-	if (sh->sh_type == SHT_RELA)
+	bool x86_64 = r->k->arch == KSLIDE_ARCH_X86_64;
+	if (!x86_64 && sh->sh_type == SHT_RELA)
 		return fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
+	if (x86_64 && sh->sh_type == SHT_REL)
+		return fail(r, "REL relocations for %s are not supported for x86-64",
+			    c.section_name);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; x86_64 && i < n; i++) {
+		GElf_Rela rela;
+		if (!gelf_getrela(data, (int)i, &rela))
+			return fail(r, "cannot read relocation %zu for %s", i, c.section_name);
+		if (classify_x86_64(r, &c, &rela))
+			return -1;
+	}
+	for (size_t i = 0; !x86_64 && i < n; i++) {
 		GElf_Rel rel;
 		if (!gelf_getrel(data, (int)i, &rel))
 			return fail(r, "cannot read relocation %zu for %s", i, c.section_name);
@@ -314,12 +482,12 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 		fail(&r, "malformed ELF header");
 	else if (eh.e_type != ET_EXEC)
 		fail(&r, "not an executable (link the kernel, do not pack an object file)");
-	else if (eh.e_machine == EM_X86_64)
-		fail(&r, "x86-64 kernels are not supported by this version");
-	else if (eh.e_machine != EM_386 || gelf_getclass(r.elf) != ELFCLASS32)
+	else if (!(eh.e_machine == EM_386 && gelf_getclass(r.elf) == ELFCLASS32) &&
+		 !(eh.e_machine == EM_X86_64 && gelf_getclass(r.elf) == ELFCLASS64))
 		fail(&r, "not an i386 or x86-64 kernel");
 	else {
-		out->arch = KSLIDE_ARCH_I386;
+		out->arch = eh.e_machine == EM_386 ? KSLIDE_ARCH_I386 : KSLIDE_ARCH_X86_64;
+		out->fixups_follow_virt = out->arch == KSLIDE_ARCH_X86_64;
 		rc = check_tables(&r, &eh, len);
 		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);

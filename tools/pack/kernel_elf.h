@@ -2,6 +2,7 @@
 #ifndef KSLIDE_TOOLS_PACK_KERNEL_ELF_H
 #define KSLIDE_TOOLS_PACK_KERNEL_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,12 @@ struct kernel_elf {
 	struct fixup *fixups;
 	size_t fixup_count;
 	size_t fixup_cap;
+	/*
+	 * Which slide the fixups add. i386: the physical one, and the virtual base moves with
+	 * it. x86-64: the virtual one; the stub places the physical and virtual bases
+	 * independently, and every absolute reference in a -mcmodel=kernel kernel is virtual.
+	 */
+	bool fixups_follow_virt;
 	size_t skipped_pcrel; /* PC-relative references inside the image: need nothing */
 	size_t skipped_absolute; /* references to SHN_ABS symbols: must not move */
 };

@@ -29,6 +29,7 @@ need binutils has objcopy
 need coreutils has timeout
 need qemu-system-x86 has qemu-system-i386
 need qemu-system-x86 has qemu-system-x86_64
+need lld has ld.lld
 need libelf-dev header '#include <gelf.h>'
 need libelf-dev links -lelf
 need libcmocka-dev header '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>'

@@ -229,50 +229,6 @@ struct reloc_ctx {
 	GElf_Shdr target;
 };
 
-static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
-{
-	unsigned type = GELF_R_TYPE(rel->r_info);
-	/* In a linked executable r_offset is the field's virtual address. */
-	uint64_t where = rel->r_offset - r->k->link_virt;
-	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	GElf_Sym sym;
-	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
-		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
-			    at);
-	bool absolute = sym.st_shndx == SHN_ABS;
-	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
-	if (type == R_386_NONE)
-		return 0;
-	if (undefined)
-		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
-			    at);
-	switch (type) {
-	case R_386_32:
-		if (absolute) {
-			r->k->skipped_absolute++;
-			return 0;
-		}
-		if (r->k->file_size < 4 || where > r->k->file_size - 4) /* where wraps if below */
-			return fail(r, "relocation outside the loaded image at %s+0x%llx",
-				    c->section_name, at);
-		return add_fixup(r, where, RELOC_ADD32);
-	case R_386_PC32:
-	case R_386_PLT32:
-		if (absolute)
-			return fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
-				       "cannot be relocated",
-				    c->section_name, at);
-		r->k->skipped_pcrel++;
-		return 0;
-	}
-	const char *name = i386_type_name(type);
-	if (name)
-		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
-			    at);
-	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
-		    at);
-}
-
 /* A field of width bytes at payload offset where must lie in the file-backed bytes. */
 static bool in_payload(const struct kernel_elf *k, uint64_t where, unsigned width)
 {
@@ -334,6 +290,38 @@ static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t
 	return fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
 		       "linker made it absolute",
 		    name, c->section_name, at);
+}
+
+static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
+{
+	unsigned type = GELF_R_TYPE(rel->r_info);
+	/* In a linked executable r_offset is the field's virtual address. */
+	uint64_t where = rel->r_offset - r->k->link_virt;
+	unsigned long long at = rel->r_offset - c->target.sh_addr;
+	GElf_Sym sym;
+	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
+		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
+			    at);
+	bool absolute = sym.st_shndx == SHN_ABS;
+	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
+	if (type == R_386_NONE)
+		return 0;
+	if (undefined)
+		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+			    at);
+	switch (type) {
+	case R_386_32:
+		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
+	case R_386_PC32:
+	case R_386_PLT32:
+		return pc_relative_field(r, c, at, absolute);
+	}
+	const char *name = i386_type_name(type);
+	if (name)
+		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
+			    at);
+	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
+		    at);
 }
 
 /*

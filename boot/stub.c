@@ -1,7 +1,8 @@
 /*
  * The stub's policy: check the image, learn the machine from the boot loader, gather entropy,
  * pick a base uniformly among every slot, move the kernel there, relocate it and describe
- * the result in boot_info.
+ * the result in boot_info. On x86-64 the virtual base is a second, independent draw over the
+ * window the image declares (virt_min..virt_max); on i386 it follows the physical base.
  *
  *   0        1 MiB                     16 MiB (phys_min)                    phys_max
  *   |  BIOS  | stub | payload | relocs |......... slots, each `align` apart .........|
@@ -20,6 +21,7 @@
 #include "arch/x86/arch_ops.h"
 #include "boot/bootenv.h"
 #include "boot/console.h"
+#include "boot/handoff.h"
 #include "boot/multiboot1.h"
 #include "boot/stub.h"
 #include "include/kslide/image.h"
@@ -39,7 +41,12 @@ size_t strlen(const char *s);
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
 #define OPTION_MAX 64
-#define ADDRESS_SPACE_END 0x100000000ull /* the i386 stub reaches the first 4 GiB */
+#ifdef __x86_64__
+#define STUB_ARCH KSLIDE_ARCH_X86_64
+#else
+#define STUB_ARCH KSLIDE_ARCH_I386
+#endif
+#define ADDRESS_SPACE_END 0x100000000ull /* what the stub reaches before the handoff */
 
 /* Filled in by kslide-pack; the stub reads it but never trusts it unverified. */
 __attribute__((section(".kslide_header"), used)) struct kslide_image_header image_header = {
@@ -57,7 +64,12 @@ static struct boot_env env;
 static struct mem_range usable[BOOTENV_MAP_MAX];
 static struct span slot_work[SLOT_WORK_SPANS(BOOTENV_MAP_MAX, BOOTENV_AVOID_MAX)];
 
-static uint32_t error(const char *what, const char *detail)
+struct virt_choice {
+	uint64_t base;
+	uint64_t slots; /* 0 when the virtual base was not drawn */
+};
+
+static uintptr_t error(const char *what, const char *detail)
 {
 	console_print("kslide: error: %s: %s; not starting the kernel\n", what, detail);
 	return 0;
@@ -140,15 +152,16 @@ static size_t collect_usable(void)
 	return n;
 }
 
-/* Slots for a kernel of 'size' bytes whose last byte lies in [min, max_last]. */
-static int build_slots(struct slot_map *map, uint64_t align, uint64_t min, uint64_t max_last)
+/* Slots for 'size' bytes of free usable RAM whose last byte lies in [min, max_last]. */
+static int build_slots(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
+		       uint64_t max_last)
 {
 	struct slot_request req = {
 		.usable = usable,
 		.usable_count = collect_usable(),
 		.avoid = env.avoid,
 		.avoid_count = env.avoid_count,
-		.image_size = image_header.payload_mem_size,
+		.image_size = size,
 		.align = align,
 		.min = min,
 		.max_last = max_last,
@@ -160,22 +173,47 @@ static bool link_base_is_free(void)
 {
 	struct slot_map map;
 	uint64_t link = image_header.link_phys_base;
-	return build_slots(&map, IMAGE_MIN_ALIGN, link, link + image_header.payload_mem_size - 1) ==
-		       KS_OK &&
+	uint64_t size = image_header.payload_mem_size;
+	return build_slots(&map, size, IMAGE_MIN_ALIGN, link, link + size - 1) == KS_OK &&
 	       map.total == 1;
 }
 
-static uint32_t move_and_relocate(uint64_t base)
+#define SCRATCH_MIN 0x100000ull /* below 1 MiB lie the BIOS's areas */
+
+/* Lent to the arch's handoff: the lowest free stretch below 4 GiB (boot/handoff.h). */
+static int find_scratch(uint64_t size, uint64_t *addr)
+{
+	struct slot_map map;
+	int rc = build_slots(&map, size, IMAGE_MIN_ALIGN, SCRATCH_MIN, ADDRESS_SPACE_END - 1);
+	if (rc == KS_OK && map.total == 0)
+		rc = KS_ENOENT;
+	return rc == KS_OK ? slot_map_address(&map, 0, addr) : rc;
+}
+
+/*
+ * Copy, clear bss, apply the fixups. Absolute addresses in the image are virtual ones, so
+ * they move by the virtual slide (on i386 the same as the physical one).
+ */
+static uintptr_t move_and_relocate(struct kslide_bootinfo *bi)
 {
 	const struct kslide_image_header *h = &image_header;
-	uint8_t *dst = (uint8_t *)(uintptr_t)base;
+	struct handoff handoff = { .phys = bi->phys_base, .virt = bi->virt_base, .size = bi->image_size };
+	/* The kernel's new home must not be lent out as scratch. */
+	int rc = bootenv_avoid(&env, bi->phys_base, bi->image_size);
+	if (rc == KS_OK)
+		rc = handoff_prepare(&handoff, find_scratch);
+	if (rc != KS_OK)
+		return error("cannot map the kernel", ks_strerror(rc));
+	bi->handoff_start = handoff.tables_start;
+	bi->handoff_end = handoff.tables_end;
+	uint8_t *dst = (uint8_t *)(uintptr_t)bi->phys_base;
 	memcpy(dst, _image_start + h->payload_offset, h->payload_file_size);
 	memset(dst + h->payload_file_size, 0, h->payload_mem_size - h->payload_file_size);
-	int rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset,
-			     h->relocs_size, (int64_t)(base - h->link_phys_base));
+	rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset, h->relocs_size,
+			 (int64_t)kslide_virt_slide(bi));
 	if (rc != KS_OK)
 		return error("relocation table rejected", ks_strerror(rc));
-	return (uint32_t)(base + h->entry_offset);
+	return handoff_entry(&handoff, h->entry_offset);
 }
 
 static size_t append(char *out, size_t n, size_t cap, const char *text)
@@ -201,8 +239,8 @@ static void describe_sources(const struct entropy_report *report, char *out, siz
 		append(out, 0, cap, "none");
 }
 
-static void fill_boot_info(uint64_t base, uint64_t slots, uint32_t flags,
-			   const struct entropy_report *report, struct rng *rng)
+static void fill_boot_info(uint64_t base, uint64_t slots, const struct virt_choice *virt,
+			   uint32_t flags, const struct entropy_report *report, struct rng *rng)
 {
 	const struct kslide_image_header *h = &image_header;
 	struct kslide_bootinfo *bi = &boot_info;
@@ -213,11 +251,12 @@ static void fill_boot_info(uint64_t base, uint64_t slots, uint32_t flags,
 	bi->phys_base = base;
 	bi->link_phys_base = h->link_phys_base;
 	bi->link_virt_base = h->link_virt_base;
-	bi->virt_base = h->link_virt_base + (base - h->link_phys_base);
+	bi->virt_base = virt->base;
 	bi->image_size = h->payload_mem_size;
 	bi->phys_slots = slots;
-	bi->virt_slots = 0;
+	bi->virt_slots = virt->slots;
 	bi->align = h->align;
+	bi->virt_align = h->virt_align;
 	bi->entropy_answered = report->answered;
 	bi->entropy_credited = report->credited_bits;
 	rng_bytes(rng, bi->seed, sizeof(bi->seed));
@@ -234,11 +273,14 @@ static void report_line(const struct kslide_bootinfo *bi, const struct entropy_r
 {
 	char sources[OPTION_MAX];
 	describe_sources(report, sources, sizeof(sources));
-	console_print("kslide: base=0x%llx phys=0x%llx slots=%llu align=0x%llx entropy=%s "
-		      "credited=%u\n",
-		      (unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,
-		      (unsigned long long)bi->phys_slots, (unsigned long long)bi->align, sources,
-		      (unsigned)report->credited_bits);
+	console_print("kslide: base=0x%llx phys=0x%llx slots=%llu", (unsigned long long)bi->virt_base,
+		      (unsigned long long)bi->phys_base, (unsigned long long)bi->phys_slots);
+	if (bi->virt_align)
+		console_print(" vslots=%llu", (unsigned long long)bi->virt_slots);
+	console_print(" align=0x%llx", (unsigned long long)bi->align);
+	if (bi->virt_align && bi->virt_align != bi->align)
+		console_print(" valign=0x%llx", (unsigned long long)bi->virt_align);
+	console_print(" entropy=%s credited=%u\n", sources, (unsigned)report->credited_bits);
 }
 
 /* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
@@ -261,13 +303,47 @@ static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *ba
 	return link_base_is_free() ? KS_OK : KS_ENOENT;
 }
 
-uint32_t stub_main(uint32_t loader_magic, uint32_t loader_info)
+/*
+ * The virtual base. Where the image declares no window of its own it keeps the link
+ * layout's virtual-to-physical offset; otherwise it is a second draw, independent of the
+ * physical one, over every aligned base that keeps the kernel inside the window.
+ */
+static int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choice *out)
+{
+	const struct kslide_image_header *h = &image_header;
+	out->slots = 0;
+	if (!h->virt_align) {
+		out->base = h->link_virt_base + (phys - h->link_phys_base);
+		return KS_OK;
+	}
+	out->base = h->link_virt_base;
+	struct mem_range window = { h->virt_min, h->virt_max - h->virt_min + 1 };
+	struct span work[SLOT_WORK_SPANS(1, 0)];
+	struct slot_request req = {
+		.usable = &window,
+		.usable_count = 1,
+		.image_size = h->payload_mem_size,
+		.align = h->virt_align,
+		.min = h->virt_min,
+		.max_last = h->virt_max,
+	};
+	struct slot_map map;
+	int rc = slot_map_build(&map, &req, work, sizeof(work) / sizeof(work[0]));
+	if (rc != KS_OK || !randomize || map.total == 0)
+		return rc;
+	out->slots = map.total;
+	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);
+}
+
+uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 {
 	const char *why;
 	console_init();
 	uint64_t loaded = multiboot_header[MB_HEADER_LOAD_END] - multiboot_header[MB_HEADER_LOAD_ADDR];
 	if (image_verify(_image_start, loaded, &image_header, &why) != KS_OK)
 		return error("image rejected", why);
+	if (image_header.arch != STUB_ARCH)
+		return error("image rejected", "built for another architecture than this stub");
 	if (loader_magic != MULTIBOOT1_BOOTLOADER_MAGIC)
 		return error("boot loader", "not started by a Multiboot loader");
 	int rc = multiboot1_parse(&physical_memory, loader_info, &env);
@@ -283,7 +359,8 @@ uint32_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 	gather_entropy(&rng, &report);
 
 	struct slot_map map;
-	rc = build_slots(&map, image_header.align, image_header.phys_min, image_header.phys_max);
+	rc = build_slots(&map, image_header.payload_mem_size, image_header.align,
+			 image_header.phys_min, image_header.phys_max);
 	if (rc != KS_OK)
 		return error("slot search failed", ks_strerror(rc));
 
@@ -297,8 +374,11 @@ uint32_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 		if (flags & KSLIDE_BOOT_RANDOMIZED)
 			warn("NO ENTROPY: no source could be credited; the base is PREDICTABLE");
 	}
-	fill_boot_info(base, map.total, flags, &report, &rng);
-	uint32_t entry = move_and_relocate(base);
+	struct virt_choice virt;
+	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
+		return error("no virtual base", "the image's virtual window cannot hold the kernel");
+	fill_boot_info(base, map.total, &virt, flags, &report, &rng);
+	uintptr_t entry = move_and_relocate(&boot_info);
 	if (entry)
 		report_line(&boot_info, &report);
 	return entry;

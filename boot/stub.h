@@ -10,9 +10,10 @@
 extern struct kslide_bootinfo boot_info;
 
 /*
- * Choose the kernel's base, move and relocate it, fill boot_info. Returns the kernel's
- * physical entry point, or 0 when it must not run (the reason has been printed).
+ * Choose the kernel's base, move and relocate it, fill boot_info. Returns the address to
+ * enter the kernel at (physical on i386, virtual on x86-64: boot/handoff.h), or 0 when it
+ * must not run (the reason has been printed).
  */
-uint32_t stub_main(uint32_t loader_magic, uint32_t loader_info);
+uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info);
 
 #endif

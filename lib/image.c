@@ -54,6 +54,14 @@ static int check_placement(const struct kslide_image_header *h, const char **why
 		return fail(why, "physical bounds are inverted");
 	if (h->payload_mem_size - 1 > UINT64_MAX - h->link_phys_base)
 		return fail(why, "kernel extends past the end of the address space");
+	if (h->virt_align == 0)
+		return KS_OK;
+	if (!is_pow2(h->virt_align) || h->virt_align < IMAGE_MIN_ALIGN)
+		return fail(why, "virtual alignment is not a power of two of at least 4 KiB");
+	if (h->link_virt_base & (IMAGE_MIN_ALIGN - 1))
+		return fail(why, "virtual link base is not page aligned");
+	if (h->virt_min > h->virt_max)
+		return fail(why, "virtual bounds are inverted");
 	return KS_OK;
 }
 

@@ -1,13 +1,22 @@
 /*
- * What a kernel receives from the kslide stub. The stub enters the kernel in 32-bit protected
- * mode with paging off, flat 4 GiB code and data segments, interrupts disabled, and
+ * What a kernel receives from the kslide stub, with interrupts disabled and
  *
  *   EAX = KSLIDE_BOOT_MAGIC
  *   EBX = physical address of a struct kslide_bootinfo
  *
- * at the kernel's entry point, moved by the same slide as the rest of the image. The struct and
- * everything it points to lie in memory the kernel must leave alone until it has copied what it
- * needs: bootinfo_start..bootinfo_end below, plus the command line and modules.
+ * i386: 32-bit protected mode, paging off, flat 4 GiB code and data segments; the stub jumps
+ * to the entry point's new physical address.
+ *
+ * x86-64: 64-bit long mode, 4-level paging on; the stub jumps to the entry point's new
+ * virtual address. RDI and RSI hold the same two values as EAX and EBX, so the entry may be
+ * a C function kernel_entry(uint32_t magic, uint64_t boot_info). The page tables (in
+ * handoff_start..handoff_end) map the kernel's virtual range onto its physical one, and map
+ * physical [0, 4 GiB) and the kernel's physical range one to one, so the boot info is
+ * readable at its physical address. The GDT is the stub's; the stack is undefined.
+ *
+ * The struct and everything it points to lie in memory the kernel must leave alone until it
+ * has copied what it needs: bootinfo_start..bootinfo_end and handoff_start..handoff_end
+ * below, plus the command line and modules.
  *
  * Every field is fixed-width so i386 and x86-64 kernels share this header.
  */
@@ -67,7 +76,7 @@ struct kslide_bootinfo {
 	uint64_t image_size; /* bytes in memory, including zeroed bss */
 
 	uint64_t phys_slots; /* how many bases were possible */
-	uint64_t virt_slots; /* 0 where the virtual base follows the physical one */
+	uint64_t virt_slots; /* 0 where the virtual base follows the physical one (i386) */
 	uint64_t align;
 
 	uint32_t entropy_answered; /* KSLIDE_ENTROPY_* */
@@ -85,6 +94,9 @@ struct kslide_bootinfo {
 
 	uint64_t bootinfo_start; /* physical range holding this struct and its tables */
 	uint64_t bootinfo_end;
+	uint64_t handoff_start; /* physical range of the x86-64 entry page tables; 0, 0 on i386 */
+	uint64_t handoff_end;
+	uint64_t virt_align; /* 0 where the virtual base follows the physical one */
 };
 
 /* The slide: how far the kernel moved from where it was linked. */

@@ -1,0 +1,149 @@
+/*
+ * x86-64 stub entry, named by boot/x86/multiboot1_header.S: the loader leaves us in 32-bit
+ * protected mode, paging off. We enter long mode the shortest way (Intel SDM Vol. 3A, 10.8.5
+ * "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set CR4.PAE,
+ * EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy runs:
+ * stub_main(magic, info) returns the kernel's virtual entry point (it has already switched to
+ * the tables the kernel is entered with), or 0 to halt.
+ */
+#define KSLIDE_BOOT_MAGIC 0x6b534c44
+#define STACK_BYTES 16384
+#define PAGE_SIZE 4096
+#define TABLE_PRESENT_WRITABLE 0x3
+#define PAGE_2M_PRESENT_WRITABLE 0x83 /* P | R/W | PS */
+#define IDENTITY_GIB 4
+#define CR0_PG (1 << 31)
+#define CR4_PAE (1 << 5)
+#define MSR_EFER 0xC0000080
+#define EFER_LME (1 << 8)
+#define CPUID_EXT_FEATURES 0x80000001
+#define CPUID_EXT_LM (1 << 29)
+#define COM1 0x3f8
+#define CODE64_SELECTOR 0x08
+#define DATA_SELECTOR 0x10
+
+	.code32
+	.text
+	.globl stub_entry
+stub_entry:
+	cli
+	cld
+	movl $stack_top, %esp
+	movl %eax, loader_magic
+	movl %ebx, loader_info
+
+	/* Without long mode there is nothing we can start: say so on COM1 and stop. */
+	movl $CPUID_EXT_FEATURES, %eax
+	cpuid
+	testl $CPUID_EXT_LM, %edx
+	jz no_long_mode
+
+	/* PML4[0] -> PDPT; PDPT[0..3] -> four PDs; each PD: 512 2 MiB pages. */
+	movl $(pdpt + TABLE_PRESENT_WRITABLE), pml4
+	movl $pdpt, %edi
+	movl $(pds + TABLE_PRESENT_WRITABLE), %eax
+	movl $IDENTITY_GIB, %ecx
+1:	movl %eax, (%edi)
+	addl $PAGE_SIZE, %eax
+	addl $8, %edi
+	loop 1b
+	movl $pds, %edi
+	movl $PAGE_2M_PRESENT_WRITABLE, %eax
+	xorl %edx, %edx
+	movl $(IDENTITY_GIB * 512), %ecx
+2:	movl %eax, (%edi)
+	movl %edx, 4(%edi)
+	addl $0x200000, %eax
+	adcl $0, %edx
+	addl $8, %edi
+	loop 2b
+
+	movl %cr4, %eax
+	orl $CR4_PAE, %eax
+	movl %eax, %cr4
+	movl $pml4, %eax
+	movl %eax, %cr3
+	movl $MSR_EFER, %ecx
+	rdmsr
+	orl $EFER_LME, %eax
+	wrmsr
+	movl %cr0, %eax
+	orl $CR0_PG, %eax
+	movl %eax, %cr0
+	lgdt gdt_pointer
+	ljmp $CODE64_SELECTOR, $long_mode
+
+no_long_mode:
+	movl $no_long_mode_message, %esi
+	movw $COM1, %dx
+3:	lodsb
+	testb %al, %al
+	jz halt32
+	outb %al, %dx
+	jmp 3b
+halt32:
+	cli
+	hlt
+	jmp halt32
+
+	.code64
+long_mode:
+	movl $DATA_SELECTOR, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	movl %eax, %ss
+	xorl %eax, %eax
+	movl %eax, %fs
+	movl %eax, %gs
+	movq $stack_top, %rsp
+	pushq $0
+	popfq
+	movl loader_magic(%rip), %edi
+	movl loader_info(%rip), %esi
+	call stub_main
+	testq %rax, %rax
+	jz 4f
+	movq %rax, %rcx
+	movl $KSLIDE_BOOT_MAGIC, %eax
+	movl %eax, %edi
+	leaq boot_info(%rip), %rbx
+	movq %rbx, %rsi
+	jmp *%rcx
+4:	cli
+	hlt
+	jmp 4b
+
+	.section .rodata
+	.p2align 3
+gdt:
+	.quad 0
+	.quad 0x00af9a000000ffff /* 64-bit code: L, P, DPL 0, execute/read */
+	.quad 0x00cf92000000ffff /* flat data: P, DPL 0, read/write */
+gdt_end:
+gdt_pointer:
+	.word gdt_end - gdt - 1
+	.long gdt
+no_long_mode_message:
+	.asciz "kslide: error: this CPU has no long mode; an x86-64 kernel cannot run\n"
+
+	.data
+	.globl stub_version
+stub_version:
+	.asciz "kslide stub (x86-64, Multiboot)"
+loader_magic:
+	.long 0
+loader_info:
+	.long 0
+
+	.bss
+	.p2align 12
+pml4:
+	.skip PAGE_SIZE
+pdpt:
+	.skip PAGE_SIZE
+pds:
+	.skip IDENTITY_GIB * PAGE_SIZE
+	.p2align 4
+stack_bottom:
+	.skip STACK_BYTES
+stack_top:

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "kernel/console.h"
-#include "kernel/i386/layout.h"
+#include "kernel/layout.h"
 #include "kernel/memory.h"
 #include "kernel/selftest.h"
 #include "lib/cmdline.h"
@@ -27,13 +27,43 @@ static bool header_valid(const struct kslide_bootinfo *bi)
 	return true;
 }
 
-static bool slide_consistent(const struct kslide_bootinfo *bi)
+#if VIRT_FOLLOWS_PHYS
+static bool virtual_base_valid(const struct kslide_bootinfo *bi)
 {
 	if (bi->virt_base - bi->phys_base != KERNEL_VIRT_OFFSET)
 		return check_fail("virt_base - phys_base", bi->virt_base - bi->phys_base,
 				  KERNEL_VIRT_OFFSET);
 	if (kslide_phys_slide(bi) != kslide_virt_slide(bi))
 		return check_fail("virtual slide", kslide_virt_slide(bi), kslide_phys_slide(bi));
+	if (bi->virt_slots != 0 || bi->virt_align != 0)
+		return check_fail("virtual slots where the virtual base follows", bi->virt_slots, 0);
+	return true;
+}
+#else
+/* Drawn on its own: aligned, in the upper half, clear of the fixed area at the top. */
+static bool virtual_base_valid(const struct kslide_bootinfo *bi)
+{
+	if (!(bi->flags & KSLIDE_BOOT_RANDOMIZED))
+		return bi->virt_base == bi->link_virt_base ||
+		       check_fail("unrandomized virtual base", bi->virt_base, bi->link_virt_base);
+	if (bi->virt_slots == 0 || bi->virt_align == 0)
+		return check_fail("virtual slots", bi->virt_slots, 1);
+	if (bi->virt_base & (bi->virt_align - 1))
+		return check_fail("virtual base alignment", bi->virt_base & (bi->virt_align - 1), 0);
+	if (bi->virt_base < 0xffff800000000000ull)
+		return check_fail("virtual base below the upper half", bi->virt_base,
+				  0xffff800000000000ull);
+	if (bi->virt_base + bi->image_size > FIXED_AREA)
+		return check_fail("kernel reaches into the fixed area", bi->virt_base + bi->image_size,
+				  FIXED_AREA);
+	return true;
+}
+#endif
+
+static bool slide_consistent(const struct kslide_bootinfo *bi)
+{
+	if (!virtual_base_valid(bi))
+		return false;
 	uint64_t size = (uintptr_t)(_kernel_end - _kernel_start);
 	if (bi->image_size != size)
 		return check_fail("image_size", bi->image_size, size);
@@ -51,9 +81,9 @@ static bool base_within_bounds(const struct kslide_bootinfo *bi)
 		return check_fail("base alignment", bi->phys_base & (bi->align - 1), 0);
 	if (bi->phys_base < MIN_BASE)
 		return check_fail("base below the minimum", bi->phys_base, MIN_BASE);
-	if (bi->phys_base + bi->image_size > LOWMEM_LIMIT)
-		return check_fail("kernel end above lowmem", bi->phys_base + bi->image_size,
-				  LOWMEM_LIMIT);
+	if (bi->phys_base + bi->image_size > KERNEL_PHYS_LIMIT)
+		return check_fail("kernel end above its physical limit", bi->phys_base + bi->image_size,
+				  KERNEL_PHYS_LIMIT);
 	return true;
 }
 

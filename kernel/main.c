@@ -16,14 +16,14 @@ size_t strlen(const char *s);
 
 #define SUITE_NAME_MAX 32
 
-void kernel_main(uint32_t magic, uint32_t boot_info_phys);
+void kernel_main(uint32_t magic, uintptr_t boot_info_phys);
 
 static const char *command_line(const struct kslide_bootinfo *bi)
 {
 	return bi->cmdline ? phys_to_virt(bi->cmdline) : "";
 }
 
-void kernel_main(uint32_t magic, uint32_t boot_info_phys)
+void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 {
 	console_init();
 	if (magic != KSLIDE_BOOT_MAGIC) {
@@ -32,10 +32,12 @@ void kernel_main(uint32_t magic, uint32_t boot_info_phys)
 	}
 	const struct kslide_bootinfo *bi = phys_to_virt(boot_info_phys);
 	const char *cmdline = command_line(bi);
-	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx%s\n",
+	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx",
 		(unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,
-		(unsigned long long)kslide_phys_slide(bi),
-		(bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
+		(unsigned long long)kslide_phys_slide(bi));
+	if (kslide_virt_slide(bi) != kslide_phys_slide(bi))
+		kprintf(" vslide=0x%llx", (unsigned long long)kslide_virt_slide(bi));
+	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

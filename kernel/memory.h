@@ -1,15 +1,26 @@
-/* Reaching physical memory through the kernel's direct map. */
+/* Reaching physical memory from the kernel. */
 #ifndef KSLIDE_KERNEL_MEMORY_H
 #define KSLIDE_KERNEL_MEMORY_H
 
 #include <stdint.h>
 
-#include "kernel/i386/layout.h"
+#include "kernel/layout.h"
 
-/* Valid for physical addresses below LOWMEM_LIMIT only. */
+#ifdef __x86_64__
+/* Through the stub's one-to-one map of the first 4 GiB (IDENTITY_LIMIT). */
+static inline void *phys_to_virt(uint64_t phys)
+{
+	return (void *)(uintptr_t)phys;
+}
+#else
+/* Through the direct map; valid for physical addresses below LOWMEM_LIMIT only. */
 static inline void *phys_to_virt(uint64_t phys)
 {
 	return (void *)(uintptr_t)(phys + KERNEL_VIRT_OFFSET);
 }
+#endif
+
+/* The physical address _start really runs from (the page tables or the head code say). */
+uintptr_t start_phys_runtime(void);
 
 #endif

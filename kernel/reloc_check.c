@@ -1,28 +1,29 @@
 /*
  * Selftest suite "reloc": the kernel checks that every kind of absolute address in it was
  * moved by exactly the slide: pointers in .data and .rodata, immediates in code, jump tables,
- * function pointers. The truth comes from EIP-relative arithmetic, which relocation never
+ * function pointers. The truth comes from EIP/RIP-relative arithmetic, which relocation never
  * touches, and from the boot info.
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/memory.h"
 #include "kernel/selftest.h"
 
-extern const uint32_t probe_abs_rodata[], probe_abs_data[], probe_count;
+extern const uintptr_t probe_abs_rodata[], probe_abs_data[];
+extern const uint32_t probe_count;
 extern const int32_t probe_pcrel[];
 uintptr_t probe_pcrel_runtime(void);
 uintptr_t start_runtime(void);
 extern char _start[], _kernel_start[];
 extern char kernel_link_phys[]; /* absolute: must be left alone by relocation */
-extern uint32_t start_phys_runtime;
 
 /* Targets named by probes.S */
 uint32_t probe_data_word = 0x12345678;
 uint32_t probe_bss_word;
 const char probe_string[] = "relocated";
 
-static bool probes_match(const uint32_t *table, const char *what)
+static bool probes_match(const uintptr_t *table, const char *what)
 {
 	uintptr_t pcrel = probe_pcrel_runtime();
 	for (uint32_t i = 0; i < probe_count; i++) {
@@ -117,17 +118,29 @@ static bool runs_where_boot_info_says(const struct kslide_bootinfo *bi)
 	uintptr_t offset = (uintptr_t)(_start - _kernel_start);
 	if (start_runtime() != bi->virt_base + offset)
 		return check_fail("virtual address of _start", start_runtime(), bi->virt_base + offset);
-	if (start_phys_runtime != bi->phys_base + offset)
-		return check_fail("physical address of _start", start_phys_runtime,
+	if (start_phys_runtime() != bi->phys_base + offset)
+		return check_fail("physical address of _start", start_phys_runtime(),
 				  bi->phys_base + offset);
 	return true;
 }
 
+/* A pointer-sized field naming an absolute symbol: relocation must leave it alone. Read
+ * through volatile so the compiler cannot fold it into code. */
+static const char *volatile link_phys_ref = kernel_link_phys;
+
 static bool absolute_symbols_untouched(const struct kslide_bootinfo *bi)
 {
+	uintptr_t in_data = (uintptr_t)link_phys_ref;
+	if (in_data != bi->link_phys_base)
+		return check_fail("absolute symbol kernel_link_phys in data", in_data,
+				  bi->link_phys_base);
+#ifndef __PIE__
+	/* Position-dependent code names it as an immediate too; a PIE can only reach an
+	 * absolute symbol through data, RIP-relative addressing would add the slide. */
 	if ((uintptr_t)kernel_link_phys != bi->link_phys_base)
 		return check_fail("absolute symbol kernel_link_phys", (uintptr_t)kernel_link_phys,
 				  bi->link_phys_base);
+#endif
 	return true;
 }
 

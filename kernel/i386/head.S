@@ -23,7 +23,7 @@ _start:
 	call 1f
 1:	popl %ecx
 	subl $(1b - _start), %ecx
-	movl %ecx, PA(start_phys_runtime)
+	movl %ecx, PA(start_phys_at_entry)
 
 	/* One PTE per page of lowmem, in order. */
 	movl $PA(boot_page_tables), %edi
@@ -76,13 +76,19 @@ start_runtime:
 	subl $(5b - _start), %eax
 	ret
 
+/* uintptr_t start_phys_runtime(void): where _start was in physical memory, seen at entry. */
+	.globl start_phys_runtime
+start_phys_runtime:
+	movl start_phys_at_entry, %eax
+	ret
+
 	.data
-	.globl boot_magic, boot_info_phys, start_phys_runtime
+	.globl boot_magic, boot_info_phys
 boot_magic:
 	.long 0
 boot_info_phys:
 	.long 0
-start_phys_runtime:
+start_phys_at_entry:
 	.long 0
 
 	.bss

@@ -7,6 +7,8 @@
 /* The direct map covers physical [0, LOWMEM_LIMIT), as Linux's lowmem: 896 MiB leaves the
  * top 128 MiB of virtual space for other mappings. The kernel must lie below it. */
 #define LOWMEM_LIMIT 0x38000000
+#define KERNEL_PHYS_LIMIT LOWMEM_LIMIT
+#define VIRT_FOLLOWS_PHYS 1 /* virtual = physical + KERNEL_VIRT_OFFSET, always */
 #define PAGE_SIZE 4096
 #define PAGE_TABLE_SPAN 0x400000 /* 4 MiB mapped by one page table */
 #define LOWMEM_TABLES (LOWMEM_LIMIT / PAGE_TABLE_SPAN)

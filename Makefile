@@ -73,8 +73,11 @@ $(BUILD)/i386/obj/%.o: %.S
 $(BUILD)/i386/libkslide.a: $(LIB_ALL:%.c=$(BUILD)/i386/obj/%.o)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/stub.o \
-	boot/console.o boot/bootenv.o boot/multiboot1.o arch/x86/arch_ops.o arch/x86/serial.o)
+# The parts of the stub both arches share; each adds its entry code and handoff.
+STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/stub.o boot/console.o boot/bootenv.o \
+	boot/multiboot1.o arch/x86/arch_ops.o arch/x86/serial.o
+STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/handoff.o \
+	$(STUB_COMMON_OBJS))
 
 $(BUILD)/i386/stub.elf: $(STUB_I386_OBJS) $(BUILD)/i386/libkslide.a boot/i386/stub.ld
 	$(Q)$(I386_LD) -T boot/i386/stub.ld --gc-sections -o $@ $(STUB_I386_OBJS) $(BUILD)/i386/libkslide.a
@@ -93,18 +96,91 @@ $(BUILD)/i386/kernel%elf: $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i
 	$(Q)$(I386_LD) $(KERNEL_LDFLAGS) -T kernel/i386/kernel.ld --emit-relocs -o $@ \
 		$(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a
 
+#### freestanding x86-64 objects ####
+# Three builds of the same sources: the stub (linked at 1 MiB, small code model), the
+# -mcmodel=kernel reference kernel and the PIE one.
+X86_64_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -m64 -ffreestanding -mno-red-zone \
+	-fno-stack-protector -mgeneral-regs-only -fno-asynchronous-unwind-tables \
+	-fcf-protection=none -ffunction-sections -fdata-sections
+X86_64_STUB_CFLAGS := $(X86_64_CFLAGS) -fno-pic -fno-pie -mcmodel=small
+X86_64_KERNEL_CFLAGS := $(X86_64_CFLAGS) -fno-pic -fno-pie -mcmodel=kernel
+X86_64_PIE_CFLAGS := $(X86_64_CFLAGS) -fpie
+X86_64_LD := $(LD) -m elf_x86_64 -nostdlib -z noexecstack --no-warn-rwx-segments
+X86_64 := $(BUILD)/x86_64
+
+$(X86_64)/stub-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(X86_64_STUB_CFLAGS) -MMD -MP -c $< -o $@
+$(X86_64)/stub-obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -m64 -I. -fno-pic -fno-pie -MMD -MP -c $< -o $@
+$(X86_64)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(X86_64_KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+$(X86_64)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -m64 -I. -fno-pic -fno-pie -MMD -MP -c $< -o $@
+$(X86_64)/pie-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(X86_64_PIE_CFLAGS) -MMD -MP -c $< -o $@
+$(X86_64)/pie-obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -m64 -I. -fpie -MMD -MP -c $< -o $@
+
+$(X86_64)/stub-obj/libkslide.a: $(LIB_ALL:%.c=$(X86_64)/stub-obj/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(X86_64)/obj/libkslide.a: $(LIB_ALL:%.c=$(X86_64)/obj/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(X86_64)/pie-obj/libkslide.a: $(LIB_ALL:%.c=$(X86_64)/pie-obj/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, boot/x86_64/entry.o boot/x86_64/handoff.o \
+	$(STUB_COMMON_OBJS))
+
+$(X86_64)/stub.elf: $(STUB_X86_64_OBJS) $(X86_64)/stub-obj/libkslide.a boot/x86_64/stub.ld
+	$(Q)$(X86_64_LD) -T boot/x86_64/stub.ld --gc-sections -o $@ $(STUB_X86_64_OBJS) \
+		$(X86_64)/stub-obj/libkslide.a
+
+$(X86_64)/stub.bin: $(X86_64)/stub.elf
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/x86_64/probes.o kernel/x86_64/walk.o \
+	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
+	kernel/bootinfo_check.o arch/x86/serial.o
+KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))
+KERNEL_X86_64_PIE_OBJS := $(addprefix $(X86_64)/pie-obj/, $(KERNEL_X86_64_SRCS))
+
+# The -mcmodel=kernel build keeps its relocations with --emit-relocs; the PIE carries them as
+# dynamic ones, packed RELR-style (-z pack-relative-relocs); kernel-pie-rela keeps plain RELA
+# for the packer's other path. The -up/-down copies are moved for the relocation oracle.
+KERNEL_X86_64_ELFS := $(addprefix $(X86_64)/, kernel.elf kernel-up.elf kernel-down.elf)
+PIE_X86_64_ELFS := $(addprefix $(X86_64)/, kernel-pie.elf kernel-pie-up.elf kernel-pie-rela.elf \
+	kernel-pie-rela-up.elf)
+$(KERNEL_X86_64_ELFS): $(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld
+	$(Q)$(X86_64_LD) $(X86_64_BASES) -T kernel/x86_64/kernel.ld --emit-relocs -o $@ \
+		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a
+$(PIE_X86_64_ELFS): $(KERNEL_X86_64_PIE_OBJS) $(X86_64)/pie-obj/libkslide.a \
+		kernel/x86_64/kernel-pie.ld
+	$(Q)$(X86_64_LD) $(X86_64_BASES) -pie --no-dynamic-linker -z text $(PIE_RELOCS) \
+		-T kernel/x86_64/kernel-pie.ld -o $@ $(KERNEL_X86_64_PIE_OBJS) \
+		$(X86_64)/pie-obj/libkslide.a
+PIE_RELOCS := -z pack-relative-relocs
+$(X86_64)/kernel-pie-rela.elf $(X86_64)/kernel-pie-rela-up.elf: PIE_RELOCS := -z nopack-relative-relocs
+
 #### host tools ####
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
 PACK_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-pack.o tools/pack/kernel_elf.o \
-	tools/pack/gotpcrelx.o tools/pack/image_writer.o tools/pack/stubs.o)
+	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o \
+	tools/pack/stubs.o)
 
 $(BUILD)/tool/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tool/tools/pack/stubs.o: tools/pack/stubs.S $(BUILD)/i386/stub.bin
+$(BUILD)/tool/tools/pack/stubs.o: tools/pack/stubs.S $(BUILD)/i386/stub.bin $(X86_64)/stub.bin
 	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) -c -DSTUB_I386='"$(BUILD)/i386/stub.bin"' $< -o $@
+	$(Q)$(HOSTCC) -c -DSTUB_I386='"$(BUILD)/i386/stub.bin"' \
+		-DSTUB_X86_64='"$(X86_64)/stub.bin"' $< -o $@
 
 $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
@@ -119,7 +195,7 @@ ORACLE_I386_ELFS := $(BUILD)/i386/kernel-at-22m.elf $(BUILD)/i386/kernel-at-0x12
 $(BUILD)/i386/kernel-at-22m.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1600000
 $(BUILD)/i386/kernel-at-0x1234000.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1234000
 ORACLE_OBJS := $(addprefix $(BUILD)/tool/, tests/oracle/reloc_oracle.o tools/pack/kernel_elf.o \
-	tools/pack/gotpcrelx.o tools/pack/image_writer.o)
+	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o)
 
 $(BUILD)/bin/reloc-oracle: $(ORACLE_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
@@ -179,7 +255,15 @@ oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
 $(BUILD)/i386/kernel.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 
-images: $(BUILD)/i386/kernel.img
+# x86-64: the -mcmodel=kernel and the PIE reference kernel.
+$(X86_64)/kernel.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+$(X86_64)/kernel-pie.img: $(X86_64)/kernel-pie.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+$(X86_64)/kernel%-4k.img: $(X86_64)/kernel%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
+
+images: $(BUILD)/i386/kernel.img $(X86_64)/kernel.img $(X86_64)/kernel-pie.img
 
 # The reference kernel at 4 KiB alignment, for the boot tests.
 $(BUILD)/i386/kernel-4k.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
@@ -202,7 +286,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 FUZZ_NAMES := elf reloc image multiboot1 slots
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
-FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/gotpcrelx.c tools/pack/image_writer.c \
+FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/dynamic_relocs.c tools/pack/gotpcrelx.c \
+	tools/pack/image_writer.c \
 	$(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c
@@ -210,7 +295,7 @@ FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
-	tools/pack/gotpcrelx.c \
+	tools/pack/gotpcrelx.c tools/pack/dynamic_relocs.c \
 	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)

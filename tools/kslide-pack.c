@@ -18,14 +18,28 @@
 #endif
 
 extern const uint8_t stub_i386_start[], stub_i386_end[];
+extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
-/* i386 defaults: 2 MiB alignment (a large-page boundary, as Linux's CONFIG_PHYSICAL_ALIGN),
- * at least 16 MiB (clear of ISA DMA and legacy areas), ending below the 896 MiB lowmem limit
- * the kernel maps at 0xC0000000. */
+/* Defaults: 2 MiB alignment (a large-page boundary, as Linux's CONFIG_PHYSICAL_ALIGN), at
+ * least 16 MiB (clear of ISA DMA and legacy areas). i386 kernels end below the 896 MiB lowmem
+ * limit they map at 0xC0000000; x86-64 ones may use any RAM up to 64 TiB. */
 #define DEFAULT_ALIGN 0x200000ull
-#define DEFAULT_MIN_I386 0x1000000ull
+#define DEFAULT_MIN 0x1000000ull
 #define DEFAULT_MAX_I386 0x38000000ull
+#define DEFAULT_MAX_X86_64 0x400000000000ull
 #define MIN_ALIGN 0x1000ull
+
+/*
+ * x86-64 virtual windows, [min, end). A -mcmodel=kernel kernel (ET_EXEC) lives in the top
+ * 2 GiB, where its 32-bit sign-extended fields reach, minus the top 16 MiB kept for mappings
+ * at fixed addresses. A PIE may go anywhere in the upper half except the first 8 TiB (a
+ * direct map of physical memory) and the last 512 GiB (one PML4 entry for fixed mappings and
+ * a kernel-model neighbour): 2^46.9 bytes.
+ */
+#define KERNEL_MODEL_VIRT_MIN 0xffffffff80000000ull
+#define KERNEL_MODEL_VIRT_END 0xffffffffff000000ull
+#define PIE_VIRT_MIN 0xffff880000000000ull
+#define PIE_VIRT_END 0xffffff8000000000ull
 
 static const char *progname = "kslide-pack";
 
@@ -33,20 +47,27 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"Usage: %s [options] -o OUT IN.elf\n"
-		"Turn a relocatable ELF kernel (linked with --emit-relocs) into a Multiboot image\n"
-		"that loads it at a random base on every boot.\n"
+		"Turn a relocatable ELF kernel (i386 or x86-64 linked with --emit-relocs, or an\n"
+		"x86-64 static PIE) into a Multiboot image that loads it at a random base on\n"
+		"every boot. On x86-64 the virtual base is drawn independently of the physical one.\n"
 		"\n"
 		"  -o, --output FILE       write the image here (atomically)\n"
 		"      --align N           base alignment, a power of two >= 4K (default 2M)\n"
 		"      --min ADDR          lowest physical base (default 16M)\n"
-		"      --max ADDR          the kernel must end at or below ADDR (default 896M)\n"
+		"      --max ADDR          the kernel must end at or below ADDR (default 896M on\n"
+		"                          i386, 64T on x86-64)\n"
+		"      --virt-align N      x86-64: virtual base alignment (default: --align)\n"
+		"      --virt-range MIN:END  x86-64: the kernel's virtual range must lie in [MIN, END);\n"
+		"                          END 0 means the top of the address space (default\n"
+		"                          0xffffffff80000000:0xffffffffff000000 for -mcmodel=kernel,\n"
+		"                          0xffff880000000000:0xffffff8000000000 for a PIE)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
-		"Numbers accept 0x prefixes and K, M, G suffixes.\n",
+		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n",
 		progname);
 }
 
@@ -75,6 +96,7 @@ static int parse_size(const char *s, uint64_t *out)
 	case 'K': case 'k': shift = 10; end++; break;
 	case 'M': case 'm': shift = 20; end++; break;
 	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
 	}
 	if (*end || (shift && v > (UINT64_MAX >> shift)))
 		return -1;
@@ -107,6 +129,25 @@ static uint8_t *read_file(const char *path, size_t *len)
 	}
 	*len = n;
 	return buf;
+}
+
+/* "MIN:END", END exclusive, 0 for the top of the address space. */
+static int parse_range(const char *s, uint64_t *min, uint64_t *last)
+{
+	const char *colon = strchr(s, ':');
+	if (!colon || colon == s)
+		return -1;
+	char first[64];
+	size_t n = (size_t)(colon - s);
+	if (n >= sizeof(first))
+		return -1;
+	memcpy(first, s, n);
+	first[n] = '\0';
+	uint64_t end;
+	if (parse_size(first, min) || parse_size(colon + 1, &end))
+		return -1;
+	*last = end - 1; /* 0 - 1: the last byte of the address space */
+	return *min <= *last ? 0 : -1;
 }
 
 static void print_stats(const struct packed_image *img)
@@ -146,37 +187,78 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 			     (unsigned long long)k->mem_size);
 	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
 		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
+	if (k->arch != KSLIDE_ARCH_X86_64)
+		return 0;
+	if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
+		return error(NULL, "--virt-align must be a power of two of at least 4K");
+	if (opt->virt_min < 0xffff800000000000ull)
+		return error(NULL, "--virt-range must lie in the upper half (from 0xffff800000000000)");
+	if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
+		return error(in, "kernel (%llu bytes) does not fit in --virt-range",
+			     (unsigned long long)k->mem_size);
+	char err[512];
+	if (pack_check_window(k, opt, err, sizeof(err)))
+		return error(in, "%s", err);
 	return 0;
+}
+
+/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
+static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k, int max_given,
+			   int range_given)
+{
+	if (!max_given)
+		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
+	if (!opt->virt_align)
+		opt->virt_align = opt->align;
+	if (!range_given) {
+		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
+		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
+	}
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_NOKASLR, OPT_STATS };
+	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
+	       OPT_VIRT_RANGE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
 		{ "min", required_argument, 0, OPT_MIN },
 		{ "max", required_argument, 0, OPT_MAX },
+		{ "virt-align", required_argument, 0, OPT_VIRT_ALIGN },
 		{ "no-kaslr-default", no_argument, 0, OPT_NOKASLR },
 		{ "stats", no_argument, 0, OPT_STATS },
+		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	struct pack_options opt = { DEFAULT_ALIGN, DEFAULT_MIN_I386, DEFAULT_MAX_I386, 0 };
+	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
 	const char *out = NULL;
-	int stats = 0, verbose = 0, c;
+	int stats = 0, verbose = 0, max_given = 0, range_given = 0, c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
-		uint64_t *target = c == OPT_ALIGN ? &opt.align : c == OPT_MIN ? &opt.min : &opt.max;
+		uint64_t *target = c == OPT_ALIGN ? &opt.align
+				   : c == OPT_MIN ? &opt.min
+				   : c == OPT_MAX ? &opt.max
+						  : &opt.virt_align;
 		switch (c) {
 		case 'o': out = optarg; break;
 		case OPT_ALIGN:
 		case OPT_MIN:
 		case OPT_MAX:
-			if (parse_size(optarg, target))
+		case OPT_VIRT_ALIGN:
+			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
+			max_given |= c == OPT_MAX;
+			break;
+		case OPT_VIRT_RANGE:
+			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
+				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
+						   "with MIN < END)",
+					     optarg);
+			range_given = 1;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
 		case OPT_STATS: stats = 1; break;
@@ -201,14 +283,12 @@ int main(int argc, char **argv)
 	free(buf);
 	if (rc)
 		return error(in, "%s", err);
-	if (k.arch != KSLIDE_ARCH_I386) {
-		kernel_elf_free(&k);
-		return error(in, "x86-64 kernels cannot be packed yet: no x86-64 stub");
-	}
+	apply_defaults(&opt, &k, max_given, range_given);
+	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
 	rc = check_options(&opt, &k, in);
-	if (!rc && pack_build(stub_i386_start, (size_t)(stub_i386_end - stub_i386_start), &k, &opt,
-			      &img, err, sizeof(err)))
+	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, &opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
 	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(out, "%s", err);

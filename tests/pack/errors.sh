@@ -177,13 +177,112 @@ expect_fail "a kernel without its last 100 bytes" \
 expect_fail "an object file" "not an executable (link the kernel" "$T/good.o"
 # ld's own PIE script (a custom one with -pie still gives ET_EXEC).
 ld -m elf_i386 -pie --emit-relocs -o "$T/pie.elf" "$T/good.o" 2>/dev/null
-expect_fail "a position-independent executable" "not an executable" "$T/pie.elf"
-printf '\t.text\n\t.globl _start\n_start:\tmovq $_start, %%rax\n' >"$T/x64.s"
-gcc -m64 -c "$T/x64.s" -o "$T/x64.o" &&
-	ld -m elf_x86_64 --emit-relocs -Ttext=0x100000 -o "$T/x64.elf" "$T/x64.o"
-expect_fail "x86-64 kernel" "x86-64 kernels cannot be packed yet: no x86-64 stub" "$T/x64.elf"
+expect_fail "an i386 position-independent executable" "an i386 kernel cannot be a PIE" \
+	"$T/pie.elf"
 variant arm && put16 "$T/arm.elf" 18 40 # e_machine = EM_ARM
 expect_fail "another machine" "not an i386 or x86-64 kernel" "$T/arm.elf"
+
+#### x86-64 ####
+# kernel64 NAME ASM LINKER_SCRIPT LD_FLAGS...: as kernel(), for x86-64.
+kernel64() {
+	name=$1 asm=$2 lds=$3
+	shift 3
+	printf '%s\n' "$asm" >"$T/$name.s"
+	printf '%s\n' "$lds" >"$T/$name.ld"
+	gcc -m64 -fpie -ffreestanding -nostdlib -c "$T/$name.s" -o "$T/$name.o" &&
+		ld -m elf_x86_64 -nostdlib -z noexecstack --no-warn-rwx-segments -T "$T/$name.ld" \
+			"$@" -o "$T/$name.elf" "$T/$name.o" 2>"$T/$name.ld-errors" ||
+		{ echo "pack-errors: cannot build $name:" >&2; cat "$T/$name.ld-errors" >&2; exit 1; }
+}
+LDS_X64='
+ENTRY(_start)
+SECTIONS {
+	. = 0xffffffff81000000;
+	.text : AT(0x1000000) { *(.text) }
+	.data : AT(ADDR(.data) - 0xffffffff80000000) { *(.data) }
+}
+'
+# -mcmodel=kernel style: a sign-extended immediate, a 64-bit pointer, a PC-relative call.
+kernel64 x64 '
+	.text
+	.globl _start, helper
+_start:	movq $value, %rax
+	call helper
+1:	hlt
+	jmp 1b
+helper:	ret
+	.data
+value:	.quad _start
+' "$LDS_X64" --emit-relocs
+if "$PACK" -v -o "$out" "$T/x64.elf" >"$T/stdout" 2>"$T/stderr" &&
+	grep -q '2 patched, 1 PC-relative' "$T/stderr"; then
+	ok "a tiny x86-64 kernel packs: 2 patched, 1 PC-relative relocation"
+else
+	not_ok "a tiny x86-64 kernel packs" "failed or miscounted its relocations"
+fi
+expect_fail "--virt-range below the upper half" "--virt-range must lie in the upper half" \
+	--virt-range 0x1000:0x200000 "$T/x64.elf"
+expect_fail "--virt-range without a colon" "invalid range '16M' for --virt-range" \
+	--virt-range 16M "$T/x64.elf"
+expect_fail "--virt-range inverted" "invalid range" \
+	--virt-range 0xffffffff90000000:0xffffffff80000000 "$T/x64.elf"
+expect_fail "--virt-range too small" "does not fit in --virt-range" \
+	--virt-range 0xffffffff80000000:0xffffffff80000004 "$T/x64.elf"
+expect_fail "--virt-align not a power of two" "--virt-align must be a power of two" \
+	--virt-align 12K "$T/x64.elf"
+# A zero-extended 32-bit field cannot hold an address in the top 2 GiB.
+kernel64 x64low '
+	.text
+	.globl _start
+_start:	movl $_start, %eax
+	hlt
+' '
+ENTRY(_start)
+SECTIONS { . = 0x1000000; .text : { *(.text) } }
+' --emit-relocs
+expect_fail "a 32-bit field the virtual window overflows" \
+	"would overflow for some bases in --virt-range" "$T/x64low.elf"
+
+# A static PIE with plain RELA relocations, then broken copies of it.
+ASM_PIE='
+	.text
+	.globl _start
+_start:	leaq value(%rip), %rax
+	movq (%rax), %rax
+1:	hlt
+	jmp 1b
+	.data
+	.p2align 3 /* ld packs only aligned fields as RELR */
+value:	.quad _start
+	.quad value
+	.quad _start
+'
+kernel64 pie64 "$ASM_PIE" "$LDS_X64" -pie --no-dynamic-linker -z nopack-relative-relocs
+kernel64 relr64 "$ASM_PIE" "$LDS_X64" -pie --no-dynamic-linker -z pack-relative-relocs
+for k in pie64 relr64; do
+	if "$PACK" -v -o "$out" "$T/$k.elf" >"$T/stdout" 2>"$T/stderr" &&
+		grep -q '^relocations: 3 patched' "$T/stderr" &&
+		readelf -SW "$T/$k.elf" | grep -q "$([ $k = relr64 ] && echo RELR || echo RELA)"; then
+		ok "a tiny static PIE packs ($k): 3 patched relocations"
+	else
+		not_ok "a tiny static PIE packs ($k)" "failed or miscounted its relocations"
+	fi
+done
+section_offset() { # section_offset FILE NAME: its file offset, from readelf
+	echo $((0x$(readelf -SW "$1" | sed -n "s/^ *\[ *[0-9]*\] $2 *[A-Z]* *[0-9a-f]* \([0-9a-f]*\) .*/\1/p")))
+}
+cp "$T/pie64.elf" "$T/tpoff.elf"
+put32 "$T/tpoff.elf" $(($(section_offset "$T/tpoff.elf" .rela.dyn) + 8)) 18 # R_X86_64_TPOFF64
+expect_fail "a dynamic relocation of an unsupported type" \
+	"unsupported dynamic relocation type R_X86_64_TPOFF64" "$T/tpoff.elf"
+cp "$T/pie64.elf" "$T/outside.elf"
+put32 "$T/outside.elf" $(section_offset "$T/outside.elf" .rela.dyn) 0 # r_offset low half
+expect_fail "a dynamic relocation outside the image" \
+	"patches memory outside the loaded file bytes" "$T/outside.elf"
+cp "$T/relr64.elf" "$T/relrbitmap.elf"
+put32 "$T/relrbitmap.elf" $(section_offset "$T/relrbitmap.elf" .relr.dyn) 3
+expect_fail "a RELR section starting with a bitmap" \
+	"RELR section starts with a bitmap, not an address" "$T/relrbitmap.elf"
 
 #### segments ####
 kernel norelocs "$ASM_GOOD" "$LDS_GOOD"

@@ -148,6 +148,45 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->align = opt->align;
 	h->phys_min = opt->min;
 	h->phys_max = opt->max - 1;
+	if (k->arch == KSLIDE_ARCH_X86_64) {
+		h->virt_align = opt->virt_align;
+		h->virt_min = opt->virt_min;
+		h->virt_max = opt->virt_last;
+	}
+}
+
+static int64_t field_value(const struct kernel_elf *k, const struct fixup *f)
+{
+	const uint8_t *p = k->payload + f->offset;
+	uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		     (uint32_t)p[3] << 24;
+	return f->kind == RELOC_ADD32S ? (int64_t)(int32_t)v : (int64_t)v;
+}
+
+int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
+		      size_t err_cap)
+{
+	if (k->arch != KSLIDE_ARCH_X86_64)
+		return 0;
+	/* The slides the window allows: the lowest and the highest base, minus the link base.
+	 * The first aligned base is at most virt_min + align - 1, so virt_min bounds it. */
+	int64_t low = (int64_t)(opt->virt_min - k->link_virt);
+	int64_t high = (int64_t)(opt->virt_last - (k->mem_size - 1) - k->link_virt);
+	for (size_t i = 0; i < k->fixup_count; i++) {
+		const struct fixup *f = &k->fixups[i];
+		if (f->kind == RELOC_ADD64 || f->offset + 4 > k->file_size)
+			continue;
+		int64_t v = field_value(k, f);
+		int64_t lo = f->kind == RELOC_ADD32S ? INT32_MIN : 0;
+		int64_t hi = f->kind == RELOC_ADD32S ? INT32_MAX : (int64_t)UINT32_MAX;
+		if (v + low < lo || v + high > hi)
+			return fail(err, err_cap,
+				    "a %s field at offset 0x%llx would overflow for some bases in "
+				    "--virt-range; a -mcmodel=kernel kernel must stay in the top 2 GiB",
+				    f->kind == RELOC_ADD32S ? "32-bit signed" : "32-bit",
+				    (unsigned long long)f->offset);
+	}
+	return 0;
 }
 
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,

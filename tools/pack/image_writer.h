@@ -12,6 +12,10 @@ struct pack_options {
 	uint64_t min;      /* lowest physical base */
 	uint64_t max;      /* the kernel must end at or below this address */
 	int nokaslr_default;
+	/* x86-64: the virtual base is drawn on its own over [virt_min, virt_last]. */
+	uint64_t virt_align;
+	uint64_t virt_min;
+	uint64_t virt_last; /* highest address the kernel's last byte may have */
 };
 
 struct packed_image {
@@ -24,6 +28,14 @@ struct packed_image {
 /* Encode k's fixups into a relocation table (lib/reloc.h format). */
 int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
 		       size_t err_cap);
+
+/*
+ * Whether every 32-bit field stays representable for any virtual base the options allow
+ * (R_X86_64_32 and _32S limit a -mcmodel=kernel kernel to the top 2 GiB). 0, or -1 with a
+ * message naming the first field that would overflow.
+ */
+int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
+		      size_t err_cap);
 
 /* Build the image from a stub binary and a kernel. */
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,

@@ -1,7 +1,8 @@
 /*
  * Reading a kernel with libelf: PT_LOAD segments become one flat payload from the lowest
- * physical address; relocation sections kept by --emit-relocs become fixups. Every
- * relocation type is either handled or rejected by name.
+ * physical address; relocation sections kept by --emit-relocs become fixups (a static PIE's
+ * dynamic relocations: dynamic_relocs.c). Every relocation type is either handled or
+ * rejected by name.
  */
 #include <elf.h>
 #include <gelf.h>
@@ -13,19 +14,13 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/elf_reader.h"
 #include "tools/pack/gotpcrelx.h"
 #include "tools/pack/kernel_elf.h"
 
 #define PAGE_SIZE 4096u
 
-struct reader {
-	Elf *elf;
-	struct kernel_elf *k;
-	char *err;
-	size_t err_cap;
-};
-
-static int fail(struct reader *r, const char *fmt, ...)
+int reader_fail(struct reader *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -52,7 +47,7 @@ static const char *i386_type_name(unsigned type)
 	return NULL;
 }
 
-static const char *x86_64_type_name(unsigned type)
+const char *x86_64_type_name(unsigned type)
 {
 	static const char *const names[] = {
 		[R_X86_64_NONE] = "R_X86_64_NONE",
@@ -102,14 +97,14 @@ static const char *x86_64_type_name(unsigned type)
 	return NULL;
 }
 
-static int add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
+int reader_add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
 {
 	struct kernel_elf *k = r->k;
 	if (k->fixup_count == k->fixup_cap) {
 		size_t cap = k->fixup_cap ? 2 * k->fixup_cap : 1024;
 		struct fixup *f = realloc(k->fixups, cap * sizeof(*f));
 		if (!f)
-			return fail(r, "out of memory");
+			return reader_fail(r, "out of memory");
 		k->fixups = f;
 		k->fixup_cap = cap;
 	}
@@ -126,25 +121,25 @@ static int read_segments(struct reader *r)
 	uint64_t space = r->k->arch == KSLIDE_ARCH_I386 ? 1ull << 32 : 0;
 	size_t count;
 	if (elf_getphdrnum(r->elf, &count) != 0)
-		return fail(r, "cannot read program headers: %s", elf_errmsg(-1));
+		return reader_fail(r, "cannot read program headers: %s", elf_errmsg(-1));
 	uint64_t lo = UINT64_MAX, mem_end = 0, file_end = 0, delta = 0;
 	bool any = false;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Phdr p;
 		if (!gelf_getphdr(r->elf, (int)i, &p))
-			return fail(r, "cannot read program header %zu", i);
+			return reader_fail(r, "cannot read program header %zu", i);
 		if (p.p_type != PT_LOAD)
 			continue;
 		/* Before skipping empty segments: copy_segments copies all file-backed ones. */
 		if (p.p_filesz > p.p_memsz)
-			return fail(r, "segment %zu has a file size larger than its memory size", i);
+			return reader_fail(r, "segment %zu has a file size larger than its memory size", i);
 		if (p.p_memsz == 0)
 			continue;
 		if (p.p_paddr + p.p_memsz < p.p_paddr || p.p_vaddr + p.p_memsz < p.p_vaddr ||
 		    (space && (p.p_paddr + p.p_memsz > space || p.p_vaddr + p.p_memsz > space)))
-			return fail(r, "segment %zu wraps around the address space", i);
+			return reader_fail(r, "segment %zu wraps around the address space", i);
 		if (any && p.p_vaddr - p.p_paddr != delta)
-			return fail(r, "segments have different virtual-to-physical offsets");
+			return reader_fail(r, "segments have different virtual-to-physical offsets");
 		delta = p.p_vaddr - p.p_paddr;
 		any = true;
 		lo = p.p_paddr < lo ? p.p_paddr : lo;
@@ -153,9 +148,9 @@ static int read_segments(struct reader *r)
 			file_end = p.p_paddr + p.p_filesz;
 	}
 	if (!any)
-		return fail(r, "no loadable segments");
+		return reader_fail(r, "no loadable segments");
 	if (lo % PAGE_SIZE)
-		return fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
+		return reader_fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
 	r->k->link_phys = lo;
 	r->k->link_virt = lo + delta;
 	r->k->mem_size = mem_end - lo;
@@ -175,7 +170,7 @@ static int check_overlap(struct reader *r, size_t count)
 			if (b.p_type != PT_LOAD || b.p_memsz == 0)
 				continue;
 			if (a.p_paddr < b.p_paddr + b.p_memsz && b.p_paddr < a.p_paddr + a.p_memsz)
-				return fail(r, "segments overlap (%zu and %zu)", i, j);
+				return reader_fail(r, "segments overlap (%zu and %zu)", i, j);
 		}
 	}
 	return 0;
@@ -192,11 +187,11 @@ static int copy_segments(struct reader *r, const uint8_t *buf, size_t len)
 		gelf_getphdr(r->elf, (int)i, &p);
 		if (p.p_type == PT_LOAD && p.p_filesz &&
 		    (p.p_offset > len || p.p_filesz > len - p.p_offset))
-			return fail(r, "segment %zu lies past the end of the file", i);
+			return reader_fail(r, "segment %zu lies past the end of the file", i);
 	}
 	r->k->payload = calloc(1, r->k->file_size ? r->k->file_size : 1);
 	if (!r->k->payload)
-		return fail(r, "out of memory for a %llu-byte payload",
+		return reader_fail(r, "out of memory for a %llu-byte payload",
 			    (unsigned long long)r->k->file_size);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Phdr p;
@@ -218,7 +213,7 @@ static int read_entry(struct reader *r)
 	else if (eh.e_entry - k->link_phys < k->mem_size)
 		k->entry_offset = eh.e_entry - k->link_phys;
 	else
-		return fail(r, "entry point outside the image (0x%llx)", (unsigned long long)eh.e_entry);
+		return reader_fail(r, "entry point outside the image (0x%llx)", (unsigned long long)eh.e_entry);
 	return 0;
 }
 
@@ -245,16 +240,16 @@ static int absolute_field(struct reader *r, const struct reloc_ctx *c, uint64_t 
 		return 0;
 	}
 	if (!in_payload(r->k, where, width))
-		return fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
+		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
 			    at);
-	return add_fixup(r, where, kind);
+	return reader_add_fixup(r, where, kind);
 }
 
 static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, unsigned long long at,
 			     bool absolute)
 {
 	if (absolute)
-		return fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
+		return reader_fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
 			       "cannot be relocated",
 			    c->section_name, at);
 	r->k->skipped_pcrel++;
@@ -271,7 +266,7 @@ static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t
 {
 	const char *name = x86_64_type_name(type);
 	if (where < GOTPCRELX_PREFIX || !in_payload(r->k, where, 4))
-		return fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
+		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
 			    at);
 	switch (gotpcrelx_form(r->k->payload, where, type == R_X86_64_REX_GOTPCRELX)) {
 	case GOTPCRELX_PCREL:
@@ -281,13 +276,13 @@ static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t
 	case GOTPCRELX_ABS32S:
 		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
 	case GOTPCRELX_GOT_LOAD:
-		return fail(r, "%s at %s+0x%llx loads from the GOT, which is not relocated: "
+		return reader_fail(r, "%s at %s+0x%llx loads from the GOT, which is not relocated: "
 			       "build the kernel with -fno-pic",
 			    name, c->section_name, at);
 	case GOTPCRELX_UNKNOWN:
 		break;
 	}
-	return fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
+	return reader_fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
 		       "linker made it absolute",
 		    name, c->section_name, at);
 }
@@ -300,14 +295,14 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
 	GElf_Sym sym;
 	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
-		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
+		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
 			    at);
 	bool absolute = sym.st_shndx == SHN_ABS;
 	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
 	if (type == R_386_NONE)
 		return 0;
 	if (undefined)
-		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
 			    at);
 	switch (type) {
 	case R_386_32:
@@ -318,9 +313,9 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 	}
 	const char *name = i386_type_name(type);
 	if (name)
-		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
+		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
 			    at);
-	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
+	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
 		    at);
 }
 
@@ -335,14 +330,14 @@ static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rel
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
 	GElf_Sym sym;
 	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
-		return fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
+		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
 			    at);
 	bool absolute = sym.st_shndx == SHN_ABS;
 	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
 	if (type == R_X86_64_NONE)
 		return 0;
 	if (undefined)
-		return fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
 			    at);
 	switch (type) {
 	case R_X86_64_64:
@@ -361,9 +356,9 @@ static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rel
 	}
 	const char *name = x86_64_type_name(type);
 	if (name)
-		return fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
+		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
 			    at);
-	return fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
+	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
 		    at);
 }
 
@@ -376,7 +371,7 @@ static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Sh
 	struct reloc_ctx c;
 	GElf_Shdr symsh;
 	if (!target || !symtab || !gelf_getshdr(target, &c.target) || !gelf_getshdr(symtab, &symsh))
-		return fail(r, "relocation section with a bad target or symbol table");
+		return reader_fail(r, "relocation section with a bad target or symbol table");
 	if (!(c.target.sh_flags & SHF_ALLOC))
 		return 0; /* debug information: not loaded, nothing to move */
 	c.section_name = elf_strptr(r->elf, shstrndx, c.target.sh_name);
@@ -384,25 +379,25 @@ static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Sh
 	c.symbols = elf_getdata(symtab, NULL);
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!c.symbols || !data)
-		return fail(r, "cannot read relocations for %s", c.section_name);
+		return reader_fail(r, "cannot read relocations for %s", c.section_name);
 	bool x86_64 = r->k->arch == KSLIDE_ARCH_X86_64;
 	if (!x86_64 && sh->sh_type == SHT_RELA)
-		return fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
+		return reader_fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
 	if (x86_64 && sh->sh_type == SHT_REL)
-		return fail(r, "REL relocations for %s are not supported for x86-64",
+		return reader_fail(r, "REL relocations for %s are not supported for x86-64",
 			    c.section_name);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 	for (size_t i = 0; x86_64 && i < n; i++) {
 		GElf_Rela rela;
 		if (!gelf_getrela(data, (int)i, &rela))
-			return fail(r, "cannot read relocation %zu for %s", i, c.section_name);
+			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
 		if (classify_x86_64(r, &c, &rela))
 			return -1;
 	}
 	for (size_t i = 0; !x86_64 && i < n; i++) {
 		GElf_Rel rel;
 		if (!gelf_getrel(data, (int)i, &rel))
-			return fail(r, "cannot read relocation %zu for %s", i, c.section_name);
+			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
 		if (classify_i386(r, &c, &rel))
 			return -1;
 	}
@@ -416,7 +411,7 @@ static int read_relocations(struct reader *r)
 	while ((scn = elf_nextscn(r->elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
-			return fail(r, "cannot read a section header");
+			return reader_fail(r, "cannot read a section header");
 		if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
 			continue;
 		any = true;
@@ -424,7 +419,7 @@ static int read_relocations(struct reader *r)
 			return -1;
 	}
 	if (!any)
-		return fail(r, "no relocations: link the kernel with --emit-relocs");
+		return reader_fail(r, "no relocations: link the kernel with --emit-relocs");
 	return 0;
 }
 
@@ -435,16 +430,30 @@ static int check_tables(struct reader *r, const GElf_Ehdr *eh, size_t len)
 	uint64_t shnum = eh->e_shnum ? eh->e_shnum : eh->e_shoff != 0;
 	size_t phnum, count;
 	if (eh->e_shoff > len || shnum * eh->e_shentsize > len - eh->e_shoff)
-		return fail(r, "section headers lie past the end of the file (truncated?)");
+		return reader_fail(r, "section headers lie past the end of the file (truncated?)");
 	if (elf_getphdrnum(r->elf, &phnum) != 0 || elf_getshdrnum(r->elf, &count) != 0)
-		return fail(r, "cannot count the headers: %s", elf_errmsg(-1));
+		return reader_fail(r, "cannot count the headers: %s", elf_errmsg(-1));
 	if ((uint64_t)count * eh->e_shentsize > len - eh->e_shoff)
-		return fail(r, "section headers lie past the end of the file (truncated?)");
+		return reader_fail(r, "section headers lie past the end of the file (truncated?)");
 	if (eh->e_phnum != PN_XNUM)
 		phnum = eh->e_phnum; /* libelf counts 0 when the table is cut off */
 	if (eh->e_phoff > len || (uint64_t)phnum * eh->e_phentsize > len - eh->e_phoff)
-		return fail(r, "program headers lie past the end of the file (truncated?)");
+		return reader_fail(r, "program headers lie past the end of the file (truncated?)");
 	return 0;
+}
+
+/* GNU ld marks a PIE linked at a non-zero base ET_EXEC; its PT_DYNAMIC gives it away. */
+static bool has_dynamic_segment(Elf *elf)
+{
+	size_t count;
+	if (elf_getphdrnum(elf, &count) != 0)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr p;
+		if (gelf_getphdr(elf, (int)i, &p) && p.p_type == PT_DYNAMIC)
+			return true;
+	}
+	return false;
 }
 
 static int fixup_order(const void *a, const void *b)
@@ -461,26 +470,30 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 	memset(out, 0, sizeof(*out));
 	struct reader r = { .k = out, .err = err, .err_cap = err_cap };
 	if (len < SELFMAG || memcmp(buf, ELFMAG, SELFMAG) != 0)
-		return fail(&r, "not an ELF file");
+		return reader_fail(&r, "not an ELF file");
 	elf_version(EV_CURRENT);
 	r.elf = elf_memory((char *)buf, len);
 	GElf_Ehdr eh;
 	int rc = -1;
 	if (!r.elf || !gelf_getehdr(r.elf, &eh))
-		fail(&r, "malformed ELF header");
-	else if (eh.e_type != ET_EXEC)
-		fail(&r, "not an executable (link the kernel, do not pack an object file)");
+		reader_fail(&r, "malformed ELF header");
+	else if (eh.e_type != ET_EXEC && !(eh.e_type == ET_DYN && eh.e_machine == EM_X86_64))
+		reader_fail(&r, eh.e_type == ET_DYN ? "an i386 kernel cannot be a PIE: link it with "
+						  "--emit-relocs"
+					: "not an executable (link the kernel, do not pack an object file)");
 	else if (!(eh.e_machine == EM_386 && gelf_getclass(r.elf) == ELFCLASS32) &&
 		 !(eh.e_machine == EM_X86_64 && gelf_getclass(r.elf) == ELFCLASS64))
-		fail(&r, "not an i386 or x86-64 kernel");
+		reader_fail(&r, "not an i386 or x86-64 kernel");
 	else {
 		out->arch = eh.e_machine == EM_386 ? KSLIDE_ARCH_I386 : KSLIDE_ARCH_X86_64;
 		out->fixups_follow_virt = out->arch == KSLIDE_ARCH_X86_64;
+		out->pie = out->arch == KSLIDE_ARCH_X86_64 &&
+			   (eh.e_type == ET_DYN || has_dynamic_segment(r.elf));
 		rc = check_tables(&r, &eh, len);
 		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);
 		rc = rc ? rc : read_entry(&r);
-		rc = rc ? rc : read_relocations(&r);
+		rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : read_relocations(&r);
 	}
 	if (r.elf)
 		elf_end(r.elf);

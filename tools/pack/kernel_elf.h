@@ -30,6 +30,7 @@ struct kernel_elf {
 	 * independently, and every absolute reference in a -mcmodel=kernel kernel is virtual.
 	 */
 	bool fixups_follow_virt;
+	bool pie; /* x86-64 static PIE (ET_DYN, or PT_DYNAMIC): fixups from dynamic relocations */
 	size_t skipped_pcrel; /* PC-relative references inside the image: need nothing */
 	size_t skipped_absolute; /* references to SHN_ABS symbols: must not move */
 };

@@ -1,0 +1,35 @@
+/*
+ * What the parts of the ELF reader share (kernel_elf.c reads segments and --emit-relocs
+ * sections, dynamic_relocs.c reads a static PIE's .rela.dyn and .relr.dyn). Not for callers:
+ * they use kernel_elf.h.
+ */
+#ifndef KSLIDE_TOOLS_PACK_ELF_READER_H
+#define KSLIDE_TOOLS_PACK_ELF_READER_H
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/pack/kernel_elf.h"
+
+struct reader {
+	Elf *elf;
+	struct kernel_elf *k;
+	char *err;
+	size_t err_cap;
+};
+
+/* Write the message into r->err; returns -1 for "return reader_fail(...)". */
+int reader_fail(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Record a field to patch, offset from the payload's first byte. 0 or -1 (out of memory). */
+int reader_add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind);
+
+/* "R_X86_64_GOTPCREL", or NULL for a number with no name. */
+const char *x86_64_type_name(unsigned type);
+
+/* A static PIE's dynamic relocations become fixups; their fields get the link-time values. */
+int dynamic_relocs_read(struct reader *r);
+
+#endif

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The uniformity checker must be able to fail: it must reject the seed patch's distribution
 # (rand & 0x3ffffff, 2 MiB aligned, raised to 16 MiB) and a base outside the slots, and accept
-# draws that are uniform. Prints "uniformity-selftest: N passed, M failed".
+# draws that are uniform; for x86-64 likewise on the virtual base (vslots), and its
+# independence test must pass independent draws and reject a virtual base that follows the
+# physical one. Prints "uniformity-selftest: N passed, M failed".
 set -u
 checker=$1
 passed=0 failed=0
@@ -35,5 +37,33 @@ lines 200 3 seed >"$tmp"; expect 1 "the seed patch's 26 positions fail" <"$tmp"
 lines 50 4 outside >"$tmp"; expect 1 "a base outside the slots fails" <"$tmp"
 lines 200 5 uniform | sed 's/phys=0x[0-9a-f]*/phys=0x1000000/' >"$tmp"
 expect 1 "one repeated base fails" <"$tmp"
+
+# x86-64 lines: 1016 virtual slots from 0xffffffff80000000, 440 physical ones.
+VLO=0xffffffff80000000
+lines64() { # lines64 N SEED MODE
+	awk -v n="$1" -v seed="$2" -v mode="$3" 'BEGIN {
+		srand(seed); slots = 440; vslots = 1016
+		for (i = 0; i < n; i++) {
+			p = int(rand() * slots)
+			v = mode == "follow" ? p * 2 + int(rand() * 2) : int(rand() * vslots)
+			if (mode == "low") v = int(rand() * vslots / 2)
+			printf "kslide: base=0xffffffff%08x phys=0x%x slots=%d vslots=%d align=0x200000\n",
+				2147483648 + v * 2097152, 16777216 + p * 2097152, slots, vslots
+		}
+	}'
+}
+check() { # check EXIT-STATUS NAME CHECKER-ARGS...: stdin goes to the checker
+	want=$1 name=$2
+	shift 2
+	if "$checker" "$@" >/dev/null 2>&1; then got=0; else got=$?; fi
+	if [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok - $name"
+	else failed=$((failed + 1)); echo "not ok - $name (exit $got, wanted $want)"; fi
+}
+V="--field base --slots vslots --lo $VLO --align 0x200000"
+I="--independence --lo 0x1000000 --align 0x200000 --vlo $VLO --valign 0x200000"
+lines64 200 6 uniform >"$tmp"; check 0 "uniform virtual draws pass" $V <"$tmp"
+lines64 200 7 low >"$tmp"; check 1 "virtual draws from half the window fail" $V <"$tmp"
+lines64 400 8 uniform >"$tmp"; check 0 "independent draws pass" $I <"$tmp"
+lines64 400 9 follow >"$tmp"; check 1 "a virtual base that follows the physical one fails" $I <"$tmp"
 echo "uniformity-selftest: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

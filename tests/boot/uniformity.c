@@ -4,8 +4,12 @@
  * distinct bases is not far below what uniform sampling predicts, and a chi-square test
  * (GSL) over equal-size groups of slots.
  *
- * usage: uniformity --field phys|base --lo ADDR --align N [--min-p P]
- * Exit 0 when uniform enough, 1 when not, 2 on bad input.
+ * usage: uniformity --field phys|base --lo ADDR --align N [--slots slots|vslots] [--min-p P]
+ *        uniformity --independence --lo ADDR --align N --vlo ADDR --valign N [--min-p P]
+ * --slots names the line's field holding the slot count (vslots for an x86-64 virtual base).
+ * --independence tests whether the physical and virtual slot indexes of the same boots are
+ * independent: a chi-square test of a BINS x BINS contingency table.
+ * Exit 0 when uniform (independent) enough, 1 when not, 2 on bad input.
  */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -18,7 +22,10 @@
 #define MIN_EXPECTED_PER_BIN 5.0 /* the usual validity rule for the chi-square approximation */
 #define DISTINCT_SIGMAS 4.0      /* one-sided; a false alarm about once in 30,000 runs */
 
+#define BINS 4 /* per axis of the independence table: 16 cells, >= 5 expected each at n >= 80 */
+
 static uint64_t samples[MAX_SAMPLES];
+static uint64_t vsamples[MAX_SAMPLES];
 
 static int field_value(const char *line, const char *field, uint64_t *out)
 {
@@ -56,48 +63,106 @@ static double bin_size(uint64_t j, uint64_t k, uint64_t s)
 	return (double)(b - a);
 }
 
+/* Slot index of the value in field, checked against the slot count in slots_field. */
+static int slot_index(const char *line, const char *field, const char *slots_field, uint64_t lo,
+		      uint64_t align, uint64_t *slots, uint64_t *index)
+{
+	uint64_t v, s;
+	if (field_value(line, field, &v) || field_value(line, slots_field, &s))
+		return -1;
+	if (*slots && s != *slots) {
+		fprintf(stderr, "uniformity: %s changed between boots (%llu, %llu)\n", slots_field,
+			(unsigned long long)*slots, (unsigned long long)s);
+		return 1;
+	}
+	*slots = s;
+	if (v < lo || (v - lo) % align || (v - lo) / align >= s) {
+		fprintf(stderr, "uniformity: %s=0x%llx is not one of the %llu slots\n", field,
+			(unsigned long long)v, (unsigned long long)s);
+		return 1;
+	}
+	*index = (v - lo) / align;
+	return 0;
+}
+
+static unsigned bin_of(uint64_t index, uint64_t slots)
+{
+	return (unsigned)((unsigned __int128)index * BINS / slots);
+}
+
+/* Pearson's test of independence: expected counts from the observed marginals. */
+static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p)
+{
+	double cell[BINS][BINS] = { { 0 } }, row[BINS] = { 0 }, col[BINS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		unsigned r = bin_of(samples[i], slots), c = bin_of(vsamples[i], vslots);
+		cell[r][c]++, row[r]++, col[c]++;
+	}
+	double chi2 = 0;
+	for (unsigned r = 0; r < BINS; r++)
+		for (unsigned c = 0; c < BINS; c++) {
+			double expected = row[r] * col[c] / (double)n;
+			if (expected > 0)
+				chi2 += (cell[r][c] - expected) * (cell[r][c] - expected) / expected;
+		}
+	double p = gsl_cdf_chisq_Q(chi2, (BINS - 1) * (BINS - 1));
+	printf("independence(phys, base): samples=%zu table=%dx%d chi2=%.1f p=%.4f: %s\n", n, BINS,
+	       BINS, chi2, p, p < min_p ? "FAIL (the draws are related)" : "ok");
+	return p < min_p;
+}
+
 int main(int argc, char **argv)
 {
-	const char *field = "phys";
-	uint64_t lo = 0, align = 0, slots = 0;
+	const char *field = "phys", *slots_field = "slots";
+	uint64_t lo = 0, align = 0, slots = 0, vlo = 0, valign = 0, vslots = 0;
 	double min_p = 0.001;
-	for (int i = 1; i + 1 < argc; i += 2) {
+	int pairs = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = i + 1 < argc ? argv[i + 1] : "";
+		if (!strcmp(argv[i], "--independence")) {
+			pairs = 1;
+			continue;
+		}
 		if (!strcmp(argv[i], "--field"))
-			field = argv[i + 1];
+			field = arg;
+		else if (!strcmp(argv[i], "--slots"))
+			slots_field = arg;
 		else if (!strcmp(argv[i], "--lo"))
-			lo = strtoull(argv[i + 1], NULL, 0);
+			lo = strtoull(arg, NULL, 0);
 		else if (!strcmp(argv[i], "--align"))
-			align = strtoull(argv[i + 1], NULL, 0);
+			align = strtoull(arg, NULL, 0);
+		else if (!strcmp(argv[i], "--vlo"))
+			vlo = strtoull(arg, NULL, 0);
+		else if (!strcmp(argv[i], "--valign"))
+			valign = strtoull(arg, NULL, 0);
 		else if (!strcmp(argv[i], "--min-p"))
-			min_p = strtod(argv[i + 1], NULL);
+			min_p = strtod(arg, NULL);
+		i++;
 	}
-	if (!align) {
-		fprintf(stderr, "usage: uniformity --field phys|base --lo ADDR --align N\n");
+	if (!align || (pairs && !valign)) {
+		fprintf(stderr, "usage: uniformity --field phys|base --lo ADDR --align N "
+				"[--slots slots|vslots]\n"
+				"       uniformity --independence --lo ADDR --align N --vlo ADDR "
+				"--valign N\n");
 		return 2;
 	}
 	char line[1024];
 	size_t n = 0;
 	while (fgets(line, sizeof(line), stdin) && n < MAX_SAMPLES) {
-		uint64_t v, s;
-		if (field_value(line, field, &v) || field_value(line, "slots", &s))
-			continue;
-		if (slots && s != slots) {
-			fprintf(stderr, "uniformity: slot count changed between boots (%llu, %llu)\n",
-				(unsigned long long)slots, (unsigned long long)s);
+		int rc = pairs ? slot_index(line, "phys", "slots", lo, align, &slots, &samples[n])
+			       : slot_index(line, field, slots_field, lo, align, &slots, &samples[n]);
+		if (rc == 0 && pairs)
+			rc = slot_index(line, "base", "vslots", vlo, valign, &vslots, &vsamples[n]);
+		if (rc > 0)
 			return 1;
-		}
-		slots = s;
-		if (v < lo || (v - lo) % align || (v - lo) / align >= slots) {
-			fprintf(stderr, "uniformity: 0x%llx is not one of the %llu slots\n",
-				(unsigned long long)v, (unsigned long long)slots);
-			return 1;
-		}
-		samples[n++] = (v - lo) / align;
+		n += rc == 0;
 	}
-	if (n < 2 || slots < 2) {
+	if (n < 2 || slots < 2 || (pairs && vslots < 2)) {
 		fprintf(stderr, "uniformity: need at least 2 samples over at least 2 slots\n");
 		return 2;
 	}
+	if (pairs)
+		return independence(n, slots, vslots, min_p);
 
 	qsort(samples, n, sizeof(samples[0]), cmp_u64);
 	size_t distinct = 1;

@@ -152,7 +152,9 @@ KERNEL_X86_64_PIE_OBJS := $(addprefix $(X86_64)/pie-obj/, $(KERNEL_X86_64_SRCS))
 
 # The -mcmodel=kernel build keeps its relocations with --emit-relocs; the PIE carries them as
 # dynamic ones, packed RELR-style (-z pack-relative-relocs); kernel-pie-rela keeps plain RELA
-# for the packer's other path. The -up/-down copies are moved for the relocation oracle.
+# for the packer's other path. The PIE's --emit-relocs copies are for the oracle only, which
+# finds absolute-symbol references in them; the packer reads the dynamic ones. The -up/-down
+# copies are moved for the relocation oracle.
 KERNEL_X86_64_ELFS := $(addprefix $(X86_64)/, kernel.elf kernel-up.elf kernel-down.elf)
 PIE_X86_64_ELFS := $(addprefix $(X86_64)/, kernel-pie.elf kernel-pie-up.elf kernel-pie-rela.elf \
 	kernel-pie-rela-up.elf)
@@ -161,7 +163,7 @@ $(KERNEL_X86_64_ELFS): $(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a kernel/x8
 		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a
 $(PIE_X86_64_ELFS): $(KERNEL_X86_64_PIE_OBJS) $(X86_64)/pie-obj/libkslide.a \
 		kernel/x86_64/kernel-pie.ld
-	$(Q)$(X86_64_LD) $(X86_64_BASES) -pie --no-dynamic-linker -z text $(PIE_RELOCS) \
+	$(Q)$(X86_64_LD) $(X86_64_BASES) -pie --no-dynamic-linker -z text $(PIE_RELOCS) --emit-relocs \
 		-T kernel/x86_64/kernel-pie.ld -o $@ $(KERNEL_X86_64_PIE_OBJS) \
 		$(X86_64)/pie-obj/libkslide.a
 PIE_RELOCS := -z pack-relative-relocs
@@ -242,9 +244,16 @@ $(X86_64_ORACLE)/gotpcrel-lld%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/go
 	$(Q)ld.lld $(X86_64_ORACLE_LDFLAGS) $(X86_64_BASES) -T $(X86_64_ORACLE_LD) -o $@ \
 		$(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o
 
+# The x86-64 reference kernels, both layouts, moved the same way as the small ones.
+$(X86_64)/kernel-up.elf $(X86_64)/kernel-pie-up.elf $(X86_64)/kernel-pie-rela-up.elf: \
+	X86_64_BASES = $(X86_64_UP)
+$(X86_64)/kernel-down.elf: X86_64_BASES = $(X86_64_DOWN)
+X86_64_ORACLE_PAIRS += $(addprefix ../, kernel.elf:../kernel-up.elf kernel.elf:../kernel-down.elf \
+	kernel-pie.elf:../kernel-pie-up.elf kernel-pie-rela.elf:../kernel-pie-rela-up.elf)
+
 .PHONY: oracle
 oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
-		$(X86_64_ORACLE_ELFS)
+		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS)
 	$(Q)for b in $(ORACLE_I386_ELFS); do \
 		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
 	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \
@@ -260,8 +269,15 @@ $(X86_64)/kernel.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 $(X86_64)/kernel-pie.img: $(X86_64)/kernel-pie.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
-$(X86_64)/kernel%-4k.img: $(X86_64)/kernel%.elf $(BUILD)/bin/kslide-pack
+$(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img: $(X86_64)/%-4k.img: $(X86_64)/%.elf \
+		$(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
+# Only RAM above 4 GiB allowed: the boot tests' way to place the kernel there every time.
+$(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --min 4G -o $@ $<
+# Images only the tests boot.
+TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
+	$(X86_64)/kernel-high.img
 
 images: $(BUILD)/i386/kernel.img $(X86_64)/kernel.img $(X86_64)/kernel-pie.img
 
@@ -325,7 +341,7 @@ $(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
 
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
-		$(BUILD)/i386/kernel-4k.img $(BUILD)/examples/minimal-i386/example.img
+		$(TEST_IMAGES) $(BUILD)/examples/minimal-i386/example.img
 	$(Q)scripts/check.sh $(BUILD)
 
 run: $(BOOTSTRAP_STAMP)

@@ -27,12 +27,22 @@ stage fuzz-smoke make -s --no-print-directory BUILD="$B" fuzz-smoke
 stage pack-errors tests/pack/errors.sh "$B"
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
+stage boot-x86_64 tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh
 stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"
 # ≥ 200 boots each; 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
 stage uniform-i386-2m tests/boot/uniformity.sh "$B/host/tests/uniformity" \
 	"$B/i386/kernel.img" 200 0x1000000 0x200000 -c qemu32 -m 1G
 stage uniform-i386-4k tests/boot/uniformity.sh "$B/host/tests/uniformity" \
 	"$B/i386/kernel-4k.img" 200 0x1000000 0x1000 -c max -m 128M
+
+# x86-64: physical and virtual bases judged separately, and their independence. The PIE at
+# 2 MiB has 2^25.9 virtual slots over the upper half, the kernel model at 4 KiB 2^19.
+stage uniform-x86_64-pie tests/boot/uniformity.sh "$B/host/tests/uniformity" \
+	"$B/x86_64/kernel-pie.img" 200 0x1000000 0x200000 -V 0xffff880000000000 0x200000 \
+	-a x86_64 -c max -m 1G
+stage uniform-x86_64-4k tests/boot/uniformity.sh "$B/host/tests/uniformity" \
+	"$B/x86_64/kernel-4k.img" 200 0x1000000 0x1000 -V 0xffffffff80000000 0x1000 \
+	-a x86_64 -m 6G
 
 [ -n "$failures" ] && echo "failed stages:$failures"
 echo "check: $passed passed, $failed failed"

@@ -25,11 +25,16 @@ shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-matrix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# A packed image with one payload byte flipped: the stub must refuse it.
-CORRUPT=$work/corrupt.img
-cp "$B/i386/kernel.img" "$CORRUPT"
-size=$(wc -c <"$CORRUPT")
-printf '\377' | dd of="$CORRUPT" bs=1 seek=$((size - 300)) conv=notrunc status=none
+# Packed images with the bits of one payload byte inverted: the stub must refuse them.
+corrupt() { # corrupt IMAGE COPY
+	cp "$1" "$2"
+	at=$(($(wc -c <"$2") - 300))
+	old=$(od -An -tu1 -j "$at" -N1 "$2" | tr -d ' ')
+	printf "\\$(printf %03o $((old ^ 255)))" | dd of="$2" bs=1 seek="$at" conv=notrunc status=none
+}
+CORRUPT=$work/corrupt.img CORRUPT64=$work/corrupt64.img
+corrupt "$B/i386/kernel.img" "$CORRUPT"
+[ -f "$B/x86_64/kernel.img" ] && corrupt "$B/x86_64/kernel.img" "$CORRUPT64"
 
 # Multiboot modules with their CRC-32 (gzip's trailer holds it): the kernel checks they
 # survived. The large one covers most of low RAM at -m 64M, leaving few slots above it.
@@ -40,7 +45,7 @@ MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
 BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
 
 for f in "$@"; do
-	B=$B CORRUPT=$CORRUPT MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
+	B=$B CORRUPT=$CORRUPT CORRUPT64=$CORRUPT64 MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
 done >"$work/cases"
 
 count=$(wc -l <"$work/cases")

@@ -12,7 +12,7 @@
 #              and the log must match the -e expressions; there is no kslide line
 set -u
 
-arch=i386 cpu=qemu32 mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
+arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
 while getopts a:c:m:A:e:t:l:I:FH opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
@@ -33,6 +33,7 @@ shift $((OPTIND - 1))
 [ $# -eq 1 ] || { echo "usage: $0 [options] IMAGE" >&2; exit 2; }
 image=$1
 [ -f "$image" ] || { echo "qemu-boot: $image: no such image" >&2; exit 2; }
+[ -n "$cpu" ] || cpu=$([ "$arch" = x86_64 ] && echo qemu64 || echo qemu32)
 
 own_log=""
 if [ -z "$log" ]; then

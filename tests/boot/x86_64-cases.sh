@@ -1,0 +1,30 @@
+# x86-64 boot cases, in the format of i386-cases.sh (sourced by matrix.sh, which also sets
+# $CORRUPT64, the -mcmodel=kernel image with one payload byte flipped). Both layouts: the
+# -mcmodel=kernel kernel in the top 2 GiB and the PIE anywhere in the upper half.
+img=$B/x86_64/kernel.img
+pie=$B/x86_64/kernel-pie.img
+a="-a x86_64"
+pass="-e ^kernel:.self-check.passed -e vslots=[1-9]"
+for cpu in qemu64 max; do
+	for mem in 128M 1G 6G; do
+		printf 'kernel model, cpu=%s mem=%s\t%s -c %s -m %s %s -e base=0xffffffff %s\n' \
+			"$cpu" "$mem" "$a" "$cpu" "$mem" "$pass" "$img"
+		printf 'PIE, cpu=%s mem=%s\t%s -c %s -m %s %s -e base=0xffff[89a-f] %s\n' \
+			"$cpu" "$mem" "$a" "$cpu" "$mem" "$pass" "$pie"
+	done
+done
+cat <<CASES
+kernel model, 4 KiB alignment	$a -c max -m 1G $pass -e align=0x1000. $B/x86_64/kernel-4k.img
+PIE, 4 KiB alignment	$a -m 1G $pass -e align=0x1000. $B/x86_64/kernel-pie-4k.img
+kernel above 4 GiB (packed with --min 4G)	$a -m 6G $pass -e 'phys=0x1[0-9a-f]{8} ' $B/x86_64/kernel-high.img
+kernel model: nokaslr keeps both link addresses	$a -m 1G -A nokaslr -e base=0xffffffff81000000. -e phys=0x1000000. -e not.randomized $img
+PIE: nokaslr keeps both link addresses	$a -m 1G -A nokaslr -e base=0xffffffff81000000. -e phys=0x1000000. -e not.randomized $pie
+no entropy source: boots, says predictable	$a -A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $pie
+selftest=reloc, kernel model	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
+selftest=reloc, PIE	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $pie
+selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.7.passed,.0.failed $pie
+module survives the move	$a -m 128M -I '$MODULE' -e 'module 0 at .* intact' $pie
+40 MiB module at -m 64M survives	$a -m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $B/x86_64/kernel-4k.img
+corrupt payload is refused	$a -H -t 6 -e checksum.mismatch $CORRUPT64
+a CPU without long mode gets a message	$a -c qemu32 -H -t 6 -e no.long.mode $img
+CASES

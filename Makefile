@@ -346,7 +346,9 @@ check: $(BOOTSTRAP_STAMP)
 
 run: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
-	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img
+	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img 4
+	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel.img 4
+	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel-pie.img 4 6G
 
 # Keep objects that only pattern chains produce.
 .SECONDARY:

@@ -329,9 +329,11 @@ static int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct vi
 	};
 	struct slot_map map;
 	int rc = slot_map_build(&map, &req, work, sizeof(work) / sizeof(work[0]));
-	if (rc != KS_OK || !randomize || map.total == 0)
+	if (rc != KS_OK)
 		return rc;
 	out->slots = map.total;
+	if (!randomize || map.total == 0)
+		return KS_OK;
 	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);
 }
 

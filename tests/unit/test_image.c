@@ -336,6 +336,69 @@ static void test_inverted_physical_bounds_are_rejected(void **state)
 	expect_rejected(&img, IMAGE_BYTES, "physical bounds are inverted");
 }
 
+/* An x86-64 image: the virtual base has a window of its own. */
+static void make_x86_64(struct image *img)
+{
+	struct kslide_image_header *h = header_of(img);
+	h->arch = KSLIDE_ARCH_X86_64;
+	h->link_virt_base = 0xffffffff81000000ull;
+	h->virt_align = 0x200000;
+	h->virt_min = 0xffffffff80000000ull;
+	h->virt_max = 0xfffffffffeffffffull;
+	seal(img);
+}
+
+static void test_x86_64_window_verifies(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	make_x86_64(&img);
+	expect_ok(&img, IMAGE_BYTES);
+	header_of(&img)->virt_min = header_of(&img)->virt_max; /* a one-byte window is legal */
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+}
+
+static void test_virtual_alignment_not_a_power_of_two_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	make_x86_64(&img);
+	header_of(&img)->virt_align = 0x3000;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES,
+			"virtual alignment is not a power of two of at least 4 KiB");
+	header_of(&img)->virt_align = 0x800;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES,
+			"virtual alignment is not a power of two of at least 4 KiB");
+}
+
+static void test_virtual_link_base_off_a_page_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	make_x86_64(&img);
+	header_of(&img)->link_virt_base += 0x10;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "virtual link base is not page aligned");
+}
+
+static void test_inverted_virtual_bounds_are_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	make_x86_64(&img);
+	header_of(&img)->virt_min = 0xffffffffc0000000ull;
+	header_of(&img)->virt_max = 0xffffffffbfffffffull;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "virtual bounds are inverted");
+}
+
 static void test_kernel_past_two_to_the_64_is_rejected(void **state)
 {
 	(void)state;
@@ -420,6 +483,10 @@ int main(void)
 		cmocka_unit_test(test_link_base_off_a_page_is_rejected),
 		cmocka_unit_test(test_inverted_physical_bounds_are_rejected),
 		cmocka_unit_test(test_kernel_past_two_to_the_64_is_rejected),
+		cmocka_unit_test(test_x86_64_window_verifies),
+		cmocka_unit_test(test_virtual_alignment_not_a_power_of_two_is_rejected),
+		cmocka_unit_test(test_virtual_link_base_off_a_page_is_rejected),
+		cmocka_unit_test(test_inverted_virtual_bounds_are_rejected),
 		cmocka_unit_test(test_flipped_payload_byte_is_rejected),
 		cmocka_unit_test(test_flipped_last_payload_byte_is_rejected),
 		cmocka_unit_test(test_flipped_reloc_byte_is_rejected),

@@ -53,6 +53,56 @@ SECTIONS {
 """
 
 
+# ---- elf: tiny x86-64 kernels, -mcmodel=kernel style and static PIEs (RELA and RELR) ----
+KERNEL64_S = """
+	.text
+	.globl _start
+_start:
+	movq $value, %rax        # R_X86_64_32S
+	movabsq $value, %rbx     # R_X86_64_64 in code
+	leaq value(%rip), %rcx   # PC-relative: needs nothing
+	call far
+	.section .text.far, "ax"
+far:	ret
+	.data
+	.p2align 3
+value:	.quad _start             # R_X86_64_64 / RELATIVE
+	.quad far
+	.quad value
+"""
+KERNEL64_LD = """
+ENTRY(_start)
+SECTIONS {
+	. = 0xffffffff81000000;
+	.text : AT(0x1000000) { *(.text) *(.text.far) }
+	.data : AT(ADDR(.data) - 0xffffffff80000000) { *(.data) }
+}
+"""
+
+
+def elf_x86_64_seeds():
+    with tempfile.TemporaryDirectory() as t:
+        # The PIE keeps only RIP-relative code: absolute immediates cannot be dynamic.
+        pie_s = "\n".join(l for l in KERNEL64_S.split("\n") if "$value" not in l)
+        for name, text in (("k.S", KERNEL64_S), ("p.S", pie_s), ("k.ld", KERNEL64_LD)):
+            with open(os.path.join(t, name), "w") as f:
+                f.write(text)
+        subprocess.run(["as", "--64", "k.S", "-o", "k.o"], cwd=t, check=True)
+        subprocess.run(["as", "--64", "p.S", "-o", "p.o"], cwd=t, check=True)
+        link = ["ld", "-m", "elf_x86_64", "-nostdlib", "-z", "max-page-size=0x10", "-z",
+                "noexecstack", "--no-warn-rwx-segments", "-T", "k.ld", "-o"]
+        subprocess.run(link + ["kernel.elf", "--emit-relocs", "k.o"], cwd=t, check=True)
+        # Without a page-sized gap ld folds the headers into a PIE's first segment.
+        pie = ["-z", "max-page-size=0x1000", "-pie", "--no-dynamic-linker"]
+        subprocess.run(link + ["rela.elf"] + pie + ["-z", "nopack-relative-relocs", "p.o"],
+                       cwd=t, check=True)
+        subprocess.run(link + ["relr.elf"] + pie + ["-z", "pack-relative-relocs", "p.o"],
+                       cwd=t, check=True)
+        for src, name in (("kernel.elf", "kernel-x86-64"), ("rela.elf", "pie-rela-x86-64"),
+                          ("relr.elf", "pie-relr-x86-64")):
+            put("elf", name, open(os.path.join(t, src), "rb").read())
+
+
 def elf_seeds():
     with tempfile.TemporaryDirectory() as t:
         for name, text in (("k.S", KERNEL_S), ("k.ld", KERNEL_LD)):
@@ -68,6 +118,7 @@ def elf_seeds():
         put("elf", "kernel-i386", elf)
         put("elf", "no-relocations", open(os.path.join(t, "norelocs.elf"), "rb").read())
         put("elf", "object-file", open(os.path.join(t, "k.o"), "rb").read())
+    elf_x86_64_seeds()
     put("elf", "truncated", elf[: len(elf) // 2])
     put("elf", "x86-64-machine", elf[:18] + struct.pack("<H", 62) + elf[20:])
     put("elf", "not-elf", b"\x7fELG" + elf[4:64])

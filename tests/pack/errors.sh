@@ -243,6 +243,19 @@ SECTIONS { . = 0x1000000; .text : { *(.text) } }
 expect_fail "a 32-bit field the virtual window overflows" \
 	"would overflow for some bases in --virt-range" "$T/x64low.elf"
 
+# A 32-bit field inside a 64-bit one: the stub refuses overlapping fields of any kinds.
+kernel64 crosskinds '
+	.text
+	.globl _start
+_start:	hlt
+	.data
+	.p2align 3
+value:	.quad _start
+	.reloc value + 4, R_X86_64_32S, _start
+' "$LDS_X64" --emit-relocs
+expect_fail "a 32-bit relocation inside a 64-bit one" "two relocations overlap at offset 0x" \
+	"$T/crosskinds.elf"
+
 # A static PIE with plain RELA relocations, then broken copies of it.
 ASM_PIE='
 	.text

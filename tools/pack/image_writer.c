@@ -53,6 +53,36 @@ static uint64_t fixup_width(enum reloc_kind kind)
 	return kind == RELOC_ADD64 ? 8 : 4;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+	const struct fixup *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * lib/reloc.c refuses a table whose fields overlap, within a kind or across kinds (a 64-bit
+ * field over a 32-bit one), so that no patch lands on another. 0, or -1 with a message.
+ */
+static int check_overlap(const struct kernel_elf *k, char *err, size_t err_cap)
+{
+	struct fixup *sorted = malloc(k->fixup_count * sizeof(*sorted) + 1);
+	if (!sorted)
+		return fail(err, err_cap, "out of memory");
+	memcpy(sorted, k->fixups, k->fixup_count * sizeof(*sorted));
+	qsort(sorted, k->fixup_count, sizeof(*sorted), by_offset);
+	int rc = 0;
+	for (size_t i = 1; i < k->fixup_count && rc == 0; i++) {
+		const struct fixup *prev = &sorted[i - 1], *next = &sorted[i];
+		if (next->offset - prev->offset < fixup_width(prev->kind))
+			rc = fail(err, err_cap,
+				  next->offset == prev->offset ? "two relocations patch offset 0x%llx"
+							       : "two relocations overlap at offset 0x%llx",
+				  (unsigned long long)next->offset);
+	}
+	free(sorted);
+	return rc;
+}
+
 /* Encode one kind's run of sorted offsets as a group; returns bytes used or 0. */
 static size_t encode_group(const struct fixup *f, size_t n, uint8_t *out, size_t cap)
 {
@@ -76,6 +106,8 @@ static size_t encode_group(const struct fixup *f, size_t n, uint8_t *out, size_t
 int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
 		       size_t err_cap)
 {
+	if (check_overlap(k, err, err_cap))
+		return -1;
 	/* Worst case: 10 bytes per offset plus a header per group. */
 	size_t cap = k->fixup_count * 10 + 64, used = 0;
 	uint8_t *out = malloc(cap);
@@ -83,18 +115,8 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 		return fail(err, err_cap, "out of memory");
 	for (size_t i = 0; i < k->fixup_count;) {
 		size_t j = i + 1;
-		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind) {
-			/* lib/reloc.c refuses fields that overlap within a group. */
-			uint64_t gap = k->fixups[j].offset - k->fixups[j - 1].offset;
-			if (gap < fixup_width(k->fixups[j].kind)) {
-				free(out);
-				return fail(err, err_cap,
-					    gap ? "two relocations overlap at offset 0x%llx"
-						: "two relocations patch offset 0x%llx",
-					    (unsigned long long)k->fixups[j].offset);
-			}
+		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind)
 			j++;
-		}
 		size_t w = encode_group(&k->fixups[i], j - i, out + used, cap - used);
 		if (!w) {
 			free(out);

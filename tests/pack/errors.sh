@@ -301,6 +301,11 @@ expect_fail "a RELR section starting with a bitmap" \
 kernel norelocs "$ASM_GOOD" "$LDS_GOOD"
 expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs" \
 	"$T/norelocs.elf"
+kernel farapart "$ASM_GOOD" '
+ENTRY(_start)
+SECTIONS { .text 0x100000 : { *(.text) } .data 0xc0000000 : { *(.data) } }' --emit-relocs
+expect_fail "segments 3 GiB apart" "segments span 3071 MiB, more than a kernel may (1024 MiB)" \
+	"$T/farapart.elf"
 kernel overlap "$ASM_GOOD" '
 ENTRY(_start)
 PHDRS { a PT_LOAD; b PT_LOAD; }

@@ -65,7 +65,9 @@ static int by_offset(const void *a, const void *b)
  */
 static int check_overlap(const struct kernel_elf *k, char *err, size_t err_cap)
 {
-	struct fixup *sorted = malloc(k->fixup_count * sizeof(*sorted) + 1);
+	if (k->fixup_count < 2)
+		return 0;
+	struct fixup *sorted = malloc(k->fixup_count * sizeof(*sorted));
 	if (!sorted)
 		return fail(err, err_cap, "out of memory");
 	memcpy(sorted, k->fixups, k->fixup_count * sizeof(*sorted));

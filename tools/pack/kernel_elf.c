@@ -19,6 +19,8 @@
 #include "tools/pack/kernel_elf.h"
 
 #define PAGE_SIZE 4096u
+/* Larger kernels are surely mislinked, and would not fit the x86-64 kernel-model window. */
+#define KERNEL_MAX_BYTES 0x40000000u
 
 int reader_fail(struct reader *r, const char *fmt, ...)
 {
@@ -151,6 +153,10 @@ static int read_segments(struct reader *r)
 		return reader_fail(r, "no loadable segments");
 	if (lo % PAGE_SIZE)
 		return reader_fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
+	if (mem_end - lo > KERNEL_MAX_BYTES)
+		return reader_fail(r, "segments span %llu MiB, more than a kernel may (%u MiB): are "
+				      "they linked far apart?",
+				   (unsigned long long)((mem_end - lo) >> 20), KERNEL_MAX_BYTES >> 20);
 	r->k->link_phys = lo;
 	r->k->link_virt = lo + delta;
 	r->k->mem_size = mem_end - lo;

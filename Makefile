@@ -145,6 +145,7 @@ $(X86_64)/stub.bin: $(X86_64)/stub.elf
 	$(Q)$(OBJCOPY) -O binary $< $@
 
 KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/x86_64/probes.o kernel/x86_64/walk.o \
+	kernel/x86_64/paging.o kernel/x86_64/paging_check.o \
 	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
 	kernel/bootinfo_check.o arch/x86/serial.o
 KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))

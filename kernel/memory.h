@@ -7,10 +7,10 @@
 #include "kernel/layout.h"
 
 #ifdef __x86_64__
-/* Through the stub's one-to-one map of the first 4 GiB (IDENTITY_LIMIT). */
+/* Through the direct map, once paging_init has run; valid below DIRECT_MAP_LIMIT. */
 static inline void *phys_to_virt(uint64_t phys)
 {
-	return (void *)(uintptr_t)phys;
+	return (void *)(uintptr_t)(phys + DIRECT_MAP);
 }
 #else
 /* Through the direct map; valid for physical addresses below LOWMEM_LIMIT only. */

@@ -9,6 +9,9 @@ int strcmp(const char *a, const char *b);
 static const struct selftest_suite *const suites[] = {
 	&selftest_reloc,
 	&selftest_bootinfo,
+#ifdef __x86_64__
+	&selftest_paging,
+#endif
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))

@@ -26,6 +26,7 @@ struct selftest_suite {
 
 extern const struct selftest_suite selftest_reloc;
 extern const struct selftest_suite selftest_bootinfo;
+extern const struct selftest_suite selftest_paging; /* x86-64 */
 
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);

@@ -1,8 +1,10 @@
 /*
  * x86-64 kernel entry, from the kslide stub: long mode, paging on with the stub's tables,
  * running at the random virtual base; EDI = KSLIDE_BOOT_MAGIC, RSI = physical address of the
- * boot info (readable there: the stub maps the first 4 GiB one to one). Only RIP-relative
- * addressing here, so the same code serves the -mcmodel=kernel and the PIE build.
+ * boot info (readable there: the stub maps the first 4 GiB one to one). We switch to the
+ * kernel's own tables (paging.c), then call kernel_main with the same two values; it reads
+ * the boot info through the direct map. Only RIP-relative addressing here, so the same code
+ * serves the -mcmodel=kernel and the PIE build.
  */
 #define STACK_BYTES 16384
 
@@ -13,10 +15,21 @@ _start:
 	cld
 	leaq stack_top(%rip), %rsp
 	xorl %ebp, %ebp
+	movl %edi, %r12d		/* callee-saved across paging_init */
+	movq %rsi, %r13
+	movq %rsi, %rdi
+	call paging_init		/* off the stub's tables; on failure they stay */
+	movl %r12d, %edi
+	movq %r13, %rsi
+	testl %eax, %eax
+	jnz 1f
 	call kernel_main
-1:	cli
+	jmp 2f
+1:	movl %eax, %edi
+	call paging_failed
+2:	cli
 	hlt
-	jmp 1b
+	jmp 2b
 
 /* uintptr_t start_runtime(void): the virtual address _start really has, from RIP. */
 	.globl start_runtime

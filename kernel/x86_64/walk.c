@@ -1,17 +1,14 @@
 /*
- * Which physical address a virtual one really maps to, read from the live page tables (the
- * stub's, until the kernel installs its own). The tables lie below 4 GiB, where the stub
- * maps physical memory one to one, so each level is read at its physical address.
+ * Which physical address a virtual one really maps to, read from the live page tables: the
+ * hardware's view, independent of what the boot info claims.
  */
 #include <stdint.h>
 
-#include "kernel/memory.h"
+#include "kernel/x86_64/paging.h"
 
 #define ENTRY_PRESENT 0x1ull
 #define ENTRY_LARGE 0x80ull
 #define ENTRY_ADDR 0x000ffffffffff000ull
-
-extern char _start[];
 
 static uint64_t read_cr3(void)
 {
@@ -20,24 +17,18 @@ static uint64_t read_cr3(void)
 	return v;
 }
 
-/* 0 when virt is not mapped. */
-static uint64_t virt_to_phys(uint64_t virt)
+uint64_t walk_virt_to_phys(uint64_t virt, uint64_t table_offset)
 {
 	uint64_t table = read_cr3() & ENTRY_ADDR;
-	for (int shift = 39; shift >= 12; shift -= 9) {
-		const uint64_t *entries = phys_to_virt(table);
-		uint64_t e = entries[(virt >> shift) & 0x1ff];
+	for (int shift = PT_SHIFT_PML4; shift >= PT_SHIFT_PT; shift -= 9) {
+		const uint64_t *entries = (const uint64_t *)(uintptr_t)(table + table_offset);
+		uint64_t e = entries[(virt >> shift) & PT_INDEX_MASK];
 		if (!(e & ENTRY_PRESENT))
 			return 0;
 		uint64_t page = (uint64_t)1 << shift;
-		if (shift == 12 || (shift <= 30 && (e & ENTRY_LARGE)))
+		if (shift == PT_SHIFT_PT || (shift <= PT_SHIFT_PDPT && (e & ENTRY_LARGE)))
 			return (e & ENTRY_ADDR & ~(page - 1)) + (virt & (page - 1));
 		table = e & ENTRY_ADDR;
 	}
 	return 0;
-}
-
-uintptr_t start_phys_runtime(void)
-{
-	return virt_to_phys((uintptr_t)_start);
 }

@@ -22,6 +22,8 @@ PIE: nokaslr keeps both link addresses	$a -m 1G -A nokaslr -e base=0xffffffff810
 no entropy source: boots, says predictable	$a -A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $pie
 selftest=reloc, kernel model	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=reloc, PIE	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $pie
+selftest=paging, kernel model	$a -A selftest=paging -e ^kslide-selftest:.3.passed,.0.failed $img
+selftest=paging, PIE at 6G	$a -m 6G -A selftest=paging -e ^kslide-selftest:.3.passed,.0.failed $pie
 selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.7.passed,.0.failed $pie
 module survives the move	$a -m 128M -I '$MODULE' -e 'module 0 at .* intact' $pie
 40 MiB module at -m 64M survives	$a -m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $B/x86_64/kernel-4k.img

@@ -1,0 +1,105 @@
+/*
+ * The x86-64 kernel's own address space, replacing the stub's tables before anything else
+ * runs (the stub's tables map the first 4 GiB one to one, which leaves no room for user space
+ * and ties the kernel to memory the stub owns):
+ *
+ *   0x0000000000000000 ... lower half          empty: user space
+ *   DIRECT_MAP (0xffff800000000000)            all RAM up to the highest usable byte
+ *                                              (at most DIRECT_MAP_LIMIT), 2 MiB pages
+ *   virt_base                                  the kernel image, wherever the stub put it
+ *   FIXED_AREA (0xffffffffff000000)            mappings at fixed addresses, added later
+ *
+ * The tables come from a pool in .bss; lib/pagetable builds them.
+ */
+#include <stdint.h>
+
+#include "include/kslide/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/memory.h"
+#include "kernel/qemu_exit.h"
+#include "kernel/x86_64/paging.h"
+#include "lib/errors.h"
+#include "lib/pagetable.h"
+
+/* One PDPT and a PD per GiB of direct map, plus the image (a PDPT, up to two PDs and its PTs
+ * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2). */
+#define KERNEL_IMAGE_MAX (64ull << 20)
+#define POOL_PAGES                                                                           \
+	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2)
+
+extern char _kernel_start[];
+
+static uint64_t pool[POOL_PAGES][PT_ENTRIES] __attribute__((aligned(PT_SIZE_4K)));
+static struct pt_builder kernel_space;
+static uint64_t phys_base, virt_base;
+static uintptr_t start_phys_at_entry;
+
+uint64_t kernel_virt_to_phys(const void *p)
+{
+	return (uintptr_t)p - virt_base + phys_base;
+}
+
+static uint64_t round_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
+
+/* End of the highest usable RAM, read through the stub's one-to-one map. */
+static uint64_t ram_end(const struct kslide_bootinfo *bi)
+{
+	const struct kslide_mem_entry *map = (const void *)(uintptr_t)bi->mmap;
+	uint64_t end = 0;
+	for (uint32_t i = 0; i < bi->mmap_count; i++)
+		if (map[i].type == KSLIDE_MEM_USABLE && map[i].base + map[i].length > end)
+			end = map[i].base + map[i].length;
+	/* The boot info and what it points to must stay reachable. */
+	if (bi->bootinfo_end > end)
+		end = bi->bootinfo_end;
+	end = round_up(end, PT_SIZE_2M);
+	return end > DIRECT_MAP_LIMIT ? DIRECT_MAP_LIMIT : end;
+}
+
+static void load_cr3(uint64_t pml4)
+{
+	__asm__ volatile("mov %0, %%cr3" : : "r"(pml4) : "memory");
+}
+
+int paging_init(uint64_t boot_info_phys)
+{
+	const struct kslide_bootinfo *bi = (const void *)(uintptr_t)boot_info_phys;
+	if (bi->magic != KSLIDE_BOOT_MAGIC)
+		return KS_EINVAL;
+	phys_base = bi->phys_base;
+	virt_base = bi->virt_base;
+	/* The stub's tables, read before they go: where the hardware runs us. */
+	start_phys_at_entry = walk_virt_to_phys((uintptr_t)_start, 0);
+	uint64_t size = round_up(bi->image_size, PT_SIZE_4K);
+	int rc = pt_init(&kernel_space, pool, POOL_PAGES, kernel_virt_to_phys(pool));
+	if (rc == KS_OK)
+		rc = pt_map(&kernel_space, DIRECT_MAP, 0, ram_end(bi), PTE_WRITABLE);
+	if (rc == KS_OK)
+		rc = pt_map(&kernel_space, virt_base, phys_base, size, PTE_WRITABLE);
+	if (rc != KS_OK)
+		return rc;
+	load_cr3(kernel_space.pml4_phys);
+	return KS_OK;
+}
+
+/* From the entry code when paging_init fails: say so and end the run as a failure. */
+void paging_failed(int rc);
+void paging_failed(int rc)
+{
+	console_init();
+	kprintf("kernel: cannot build the kernel's page tables: %s\n", ks_strerror(rc));
+	qemu_exit(QEMU_EXIT_FAIL);
+}
+
+uintptr_t start_phys_runtime(void)
+{
+	return start_phys_at_entry;
+}
+
+struct pt_builder *paging_kernel_space(void)
+{
+	return &kernel_space;
+}

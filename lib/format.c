@@ -11,6 +11,7 @@
 struct sink {
 	format_putc_fn putc;
 	void *ctx;
+	format_ptr_fn ptr;
 	size_t count;
 };
 
@@ -28,6 +29,7 @@ struct spec {
 	unsigned width;
 	enum length length;
 	char conv;
+	char ptr_kind; /* for %p: 'p', or the 'K' or 'x' that followed it */
 };
 
 static void put(struct sink *s, char c)
@@ -193,6 +195,9 @@ static const char *parse_spec(const char *p, struct spec *spec)
 		p++;
 	}
 	spec->conv = *p;
+	spec->ptr_kind = 'p';
+	if (*p == 'p' && (p[1] == 'K' || p[1] == 'x'))
+		spec->ptr_kind = *++p;
 	return p;
 }
 
@@ -213,7 +218,10 @@ static bool convert(struct sink *s, const struct spec *spec, va_list *ap)
 	case 'p':
 		if (spec->length != LEN_INT)
 			return false;
-		put_number(s, spec, "0x", (uintptr_t)va_arg(*ap, void *), true);
+		uintptr_t p = (uintptr_t)va_arg(*ap, void *);
+		if (s->ptr)
+			p = s->ptr(s->ctx, spec->ptr_kind, p);
+		put_number(s, spec, "0x", p, true);
 		return true;
 	case 's':
 		if (spec->length != LEN_INT)
@@ -234,7 +242,12 @@ static bool convert(struct sink *s, const struct spec *spec, va_list *ap)
 
 size_t format_v(format_putc_fn putc, void *ctx, const char *fmt, va_list ap)
 {
-	struct sink s = { .putc = putc, .ctx = ctx, .count = 0 };
+	return format_vp(putc, 0, ctx, fmt, ap);
+}
+
+size_t format_vp(format_putc_fn putc, format_ptr_fn ptr, void *ctx, const char *fmt, va_list ap)
+{
+	struct sink s = { .putc = putc, .ctx = ctx, .ptr = ptr, .count = 0 };
 	va_list args;
 	/* A copy so convert() can advance it through a pointer, which a va_list parameter
 	 * (an array type on some ABIs) does not allow portably. */

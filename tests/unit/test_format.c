@@ -124,6 +124,43 @@ static void test_pointers(void **state)
 		    format_buf(buf, sizeof(buf), "%10p", (void *)(uintptr_t)0x1000), buf);
 }
 
+/* A pointer hook that shows which kind it was asked about. */
+static uintptr_t tag_pointer(void *ctx, char kind, uintptr_t p)
+{
+	(void)ctx;
+	return kind == 'K' ? 0 : kind == 'x' ? p : p ^ 0xf00;
+}
+
+static void append_char(void *ctx, char c)
+{
+	char **p = ctx;
+	*(*p)++ = c;
+	**p = '\0';
+}
+
+static size_t format_hooked(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *end = buf;
+	*end = '\0';
+	size_t n = format_vp(append_char, tag_pointer, &end, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static void test_pointer_kinds_reach_the_hook(void **state)
+{
+	(void)state;
+	char buf[OUT_CAP];
+	void *p = (void *)(uintptr_t)0x1234;
+	expect_text("0x1d34 0x0 0x1234 K", format_hooked(buf, "%p %pK %px K", p, p, p), buf);
+	/* Without a hook the suffix is still consumed and the pointer printed as it is. */
+	expect_text("0x1234|0x1234|0x1234", format_buf(buf, sizeof(buf), "%p|%pK|%px", p, p, p),
+		    buf);
+	expect_text("0x00001234", format_hooked(buf, "%010px", p), buf);
+}
+
 /* The format string is not a literal here so the compiler's printf checks do not object. */
 static size_t format_unchecked(char *buf, size_t cap, const char *fmt, int arg)
 {
@@ -286,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_strings_and_chars),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_unknown_conversions_print_verbatim),
+		cmocka_unit_test(test_pointer_kinds_reach_the_hook),
 		cmocka_unit_test(test_format_buf_truncates_and_terminates),
 		cmocka_unit_test(test_format_sends_every_character_to_sink),
 		cmocka_unit_test(test_random_combinations_match_snprintf),

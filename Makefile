@@ -88,13 +88,59 @@ $(BUILD)/i386/stub.bin: $(BUILD)/i386/stub.elf
 KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/i386/probes.o \
 	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
 	kernel/bootinfo_check.o arch/x86/serial.o)
+# The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
+KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
+	kernel/i386/vectors.o kernel/i386/trap.o kernel/i386/space.o kernel/i386/leak_arch.o \
+	kernel/printk.o kernel/kptr.o kernel/syslog.o kernel/sysctl.o kernel/kallsyms.o \
+	kernel/proc.o kernel/oops.o kernel/syscall.o kernel/leak_test.o kernel/user_programs.o \
+	arch/x86/arch_ops.o)
+
+# User programs: linked at USER_BASE, embedded in the kernel as flat images.
+USER_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/user/i386/crt0.o kernel/user/leak.o \
+	kernel/user/ulib.o lib/format.o lib/string.o)
+
+$(BUILD)/i386/user/leak.elf: $(USER_I386_OBJS) kernel/user/user.ld
+	@mkdir -p $(dir $@)
+	$(Q)$(I386_LD) -T kernel/user/user.ld -o $@ $(USER_I386_OBJS)
+
+$(BUILD)/i386/user/%.bin: $(BUILD)/i386/user/%.elf
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+$(BUILD)/i386/obj/kernel/user_programs.o: kernel/user_programs.S $(BUILD)/i386/user/leak.bin
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(I386_ASFLAGS) -DUSER_LEAK_BIN='"$(BUILD)/i386/user/leak.bin"' -c $< -o $@
+
+# kallsyms, as Linux builds it: link with an empty table, then with the table of that link
+# (the right size), then with the table of the second link; the last table must describe
+# the last link exactly, or the build fails.
+KALLSYMS := $(BUILD)/bin/kslide-kallsyms
+$(KALLSYMS): $(BUILD)/tool/tools/kslide-kallsyms.o
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+$(BUILD)/i386/kallsyms0.S: $(KALLSYMS)
+	$(Q)$(KALLSYMS) --empty -o $@
+$(BUILD)/i386/kallsyms1.S: $(BUILD)/i386/kernel.pass1.elf $(KALLSYMS)
+	$(Q)$(KALLSYMS) -o $@ $<
+$(BUILD)/i386/kallsyms2.S: $(BUILD)/i386/kernel.pass2.elf $(KALLSYMS)
+	$(Q)$(KALLSYMS) -o $@ $<
+$(BUILD)/i386/kallsyms%.o: $(BUILD)/i386/kallsyms%.S
+	$(Q)$(HOSTCC) $(I386_ASFLAGS) -c $< -o $@
 
 # --emit-relocs keeps the relocations the packer needs. LINK_PHYS_OVERRIDE links a second
 # copy elsewhere for the relocation oracle test; it must come before -T, because the script's
 # DEFINED(link_phys_override) only sees symbols defined before it.
-$(BUILD)/i386/kernel%elf: $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
-	$(Q)$(I386_LD) $(KERNEL_LDFLAGS) -T kernel/i386/kernel.ld --emit-relocs -o $@ \
-		$(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a
+KERNEL_I386_DEPS := $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
+KERNEL_I386_LINK = $(I386_LD) $(KERNEL_LDFLAGS) -T kernel/i386/kernel.ld --emit-relocs -o $@ \
+	$(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a
+$(BUILD)/i386/kernel.pass1.elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms0.o
+	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms0.o
+$(BUILD)/i386/kernel.pass2.elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms1.o
+	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms1.o
+$(BUILD)/i386/kernel%elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms2.o $(KALLSYMS)
+	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms2.o
+	$(Q)$(KALLSYMS) -o $@.kallsyms.S $@ && cmp -s $@.kallsyms.S $(BUILD)/i386/kallsyms2.S || \
+		{ echo "kallsyms: $@: symbols moved between links" >&2; rm -f $@; exit 1; }
 
 #### freestanding x86-64 objects ####
 # Three builds of the same sources: the stub (linked at 1 MiB, small code model), the

@@ -6,10 +6,14 @@
 #include <stdint.h>
 
 #include "include/kslide/bootinfo.h"
+#include "kernel/arch.h"
 #include "kernel/console.h"
+#include "kernel/kptr.h"
 #include "kernel/memory.h"
+#include "kernel/printk.h"
 #include "kernel/qemu_exit.h"
 #include "kernel/selftest.h"
+#include "kernel/sysctl.h"
 #include "lib/cmdline.h"
 
 size_t strlen(const char *s);
@@ -38,6 +42,16 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	if (kslide_virt_slide(bi) != kslide_phys_slide(bi))
 		kprintf(" vslide=0x%llx", (unsigned long long)kslide_virt_slide(bi));
 	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
+
+#if KERNEL_HAS_SECRECY
+	/* The secrecy half: from here on the base is not to be shown to user mode. */
+	kptr_init(bi);
+	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
+	arch_cpu_init();
+	printk("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
+	       arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
+	       (unsigned long long)arch_idt_alias());
+#endif
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

@@ -1,6 +1,7 @@
 /* The selftest registry and its TAP-style reporting. */
 #include <stddef.h>
 
+#include "kernel/arch.h"
 #include "kernel/console.h"
 #include "kernel/selftest.h"
 
@@ -12,6 +13,11 @@ static const struct selftest_suite *const suites[] = {
 #ifdef __x86_64__
 	&selftest_paging,
 #endif
+#if KERNEL_HAS_SECRECY
+	&selftest_leak,
+	&selftest_panic_on_oops,
+	&selftest_oops_limit,
+#endif
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))
@@ -22,11 +28,16 @@ bool check_fail(const char *what, unsigned long long got, unsigned long long wan
 	return false;
 }
 
+static bool chosen(const struct selftest_suite *suite, const char *name)
+{
+	return name ? strcmp(name, suite->name) == 0 : !suite->by_name_only;
+}
+
 static unsigned count_cases(const char *name)
 {
 	unsigned n = 0;
 	for (size_t i = 0; i < SUITE_COUNT; i++)
-		if (!name || strcmp(name, suites[i]->name) == 0)
+		if (chosen(suites[i], name))
 			n += suites[i]->count;
 	return n;
 }
@@ -42,7 +53,7 @@ unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi)
 	kprintf("1..%u\n", total);
 	for (size_t s = 0; s < SUITE_COUNT; s++) {
 		const struct selftest_suite *suite = suites[s];
-		if (name && strcmp(name, suite->name) != 0)
+		if (!chosen(suite, name))
 			continue;
 		for (unsigned c = 0; c < suite->count; c++) {
 			bool ok = suite->cases[c].run(bi);

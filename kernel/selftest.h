@@ -18,20 +18,27 @@ struct selftest_suite {
 	const char *name;
 	const struct selftest_case *cases;
 	unsigned count;
+	bool by_name_only; /* not part of the default run (it ends the run, or is long) */
 };
 
 #define SELFTEST_SUITE(suite_name, case_array)                                             \
 	{ .name = (suite_name), .cases = (case_array),                                      \
 	  .count = sizeof(case_array) / sizeof((case_array)[0]) }
+#define SELFTEST_SUITE_BY_NAME(suite_name, case_array)                                     \
+	{ .name = (suite_name), .cases = (case_array),                                      \
+	  .count = sizeof(case_array) / sizeof((case_array)[0]), .by_name_only = true }
 
 extern const struct selftest_suite selftest_reloc;
 extern const struct selftest_suite selftest_bootinfo;
 extern const struct selftest_suite selftest_paging; /* x86-64 */
+extern const struct selftest_suite selftest_leak;
+extern const struct selftest_suite selftest_panic_on_oops;
+extern const struct selftest_suite selftest_oops_limit;
 
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);
 
-/* Run the named suite, or every suite when name is NULL. Returns the number of failures
+/* Run the named suite, or every default suite when name is NULL. Returns the number of failures
  * (1 for an unknown name). */
 unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi);
 

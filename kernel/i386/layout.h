@@ -15,6 +15,28 @@
 #define PDE_INDEX_OF_OFFSET (KERNEL_VIRT_OFFSET / PAGE_TABLE_SPAN)
 #define PTE_PRESENT 0x001
 #define PTE_WRITABLE 0x002
+#define PTE_USER 0x004
 #define CR0_PG 0x80000000
+#define CR0_WP 0x00010000 /* supervisor writes honour read-only pages */
+#define CR4_UMIP 0x00000800 /* SGDT/SIDT/SLDT/SMSW/STR fault outside ring 0 */
+
+/* The fixmap: the top 4 MiB (one page table), above lowmem's end at 0xF8000000. Its first
+ * page is the read-only alias of the descriptor tables and TSS: a fixed address, whatever the
+ * slide, which is all SIDT and SGDT can show. */
+#define FIXMAP_VIRT 0xFFC00000
+#define PDE_INDEX_OF_FIXMAP (FIXMAP_VIRT / PAGE_TABLE_SPAN)
+
+/* Segment selectors of the kernel's GDT (kernel/i386/cpu_tables.c); user ones at RPL 3. */
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define USER_CS 0x1b
+#define USER_DS 0x23
+#define TSS_SEL 0x28
+
+/* The user window: programs are linked at USER_BASE; the stack grows down from USER_TOP.
+ * One page table (the second 4 MiB) maps it; nothing else is user-accessible. */
+#define USER_BASE 0x00400000
+#define USER_PAGES 16
+#define USER_TOP (USER_BASE + USER_PAGES * PAGE_SIZE)
 
 #endif

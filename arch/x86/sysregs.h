@@ -1,0 +1,67 @@
+/* System registers and descriptor-table instructions, for the reference kernels. */
+#ifndef KSLIDE_ARCH_X86_SYSREGS_H
+#define KSLIDE_ARCH_X86_SYSREGS_H
+
+#include <stdint.h>
+
+/* The operand of LGDT/LIDT/SGDT/SIDT: a 16-bit limit and a linear base. */
+struct __attribute__((packed)) desc_ptr {
+	uint16_t limit;
+	uintptr_t base;
+};
+
+static inline void lgdt(const struct desc_ptr *p)
+{
+	__asm__ volatile("lgdt %0" : : "m"(*p) : "memory");
+}
+
+static inline void lidt(const struct desc_ptr *p)
+{
+	__asm__ volatile("lidt %0" : : "m"(*p) : "memory");
+}
+
+static inline void sgdt(struct desc_ptr *p)
+{
+	__asm__ volatile("sgdt %0" : "=m"(*p));
+}
+
+static inline void sidt(struct desc_ptr *p)
+{
+	__asm__ volatile("sidt %0" : "=m"(*p));
+}
+
+static inline void ltr(uint16_t sel)
+{
+	__asm__ volatile("ltr %0" : : "r"(sel) : "memory");
+}
+
+static inline uint16_t str(void)
+{
+	uint16_t sel;
+	__asm__ volatile("str %0" : "=r"(sel));
+	return sel;
+}
+
+#define DEFINE_CR(n)                                                            \
+	static inline uintptr_t read_cr##n(void)                                \
+	{                                                                       \
+		uintptr_t v;                                                    \
+		__asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));               \
+		return v;                                                       \
+	}                                                                       \
+	static inline void write_cr##n(uintptr_t v)                             \
+	{                                                                       \
+		__asm__ volatile("mov %0, %%cr" #n : : "r"(v) : "memory");      \
+	}
+DEFINE_CR(0)
+DEFINE_CR(2)
+DEFINE_CR(3)
+DEFINE_CR(4)
+#undef DEFINE_CR
+
+static inline void invlpg(uintptr_t addr)
+{
+	__asm__ volatile("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * Where every trap lands: system calls go to syscall_dispatch, faults in ring 3 to
+ * proc_user_fault (which kills), and any trap in ring 0 is a kernel bug: panic.
+ */
+#include "arch/x86/sysregs.h"
+#include "kernel/arch.h"
+#include "kernel/i386/trap.h"
+#include "kernel/oops.h"
+#include "kernel/proc.h"
+#include "kernel/syscall.h"
+
+static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
+{
+	if (tf->trapno == T_PAGE_FAULT)
+		return arch_is_kernel_address(addr) ? FAULT_KERNEL_ADDRESS : FAULT_USER_ADDRESS;
+	if (tf->trapno == T_GENERAL_PROTECTION)
+		return FAULT_PROTECTION;
+	return FAULT_OTHER;
+}
+
+void trap(struct trapframe *tf)
+{
+	if ((tf->cs & 3) != 3)
+		panic("trap %u in the kernel at eip 0x%x, error 0x%x, cr2 0x%x", tf->trapno,
+		      tf->eip, tf->err, (unsigned)read_cr2());
+	if (tf->trapno == T_SYSCALL) {
+		tf->eax = (uint32_t)syscall_dispatch(tf->eax, tf->ebx, tf->ecx, tf->edx);
+		return;
+	}
+	uintptr_t addr = tf->trapno == T_PAGE_FAULT ? read_cr2() : 0;
+	proc_user_fault(classify(tf, addr), addr, tf->eip);
+}

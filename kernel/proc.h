@@ -1,0 +1,48 @@
+/*
+ * User processes: a program image run in ring 3 in its own address space with a set of
+ * capabilities, to completion. One runs at a time and nothing preempts it; that is all the
+ * leak tests need, and it keeps the kernel without a scheduler.
+ */
+#ifndef KSLIDE_KERNEL_PROC_H
+#define KSLIDE_KERNEL_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/cred.h"
+
+/* A program linked at arch_user_base() (kernel/user/), embedded in the kernel. */
+struct user_program {
+	const char *name;
+	const uint8_t *start, *end;
+};
+
+extern const struct user_program user_program_leak;
+
+/* Exit statuses of killed processes: PROC_KILLED + the fault kind. */
+#define PROC_KILLED 0x100
+enum fault_kind {
+	FAULT_KERNEL_ADDRESS = 1, /* touched the kernel half: also an oops */
+	FAULT_USER_ADDRESS = 2,   /* touched an unmapped user address */
+	FAULT_PROTECTION = 3,     /* general protection (a privileged or UMIP instruction) */
+	FAULT_OTHER = 4,          /* any other exception */
+};
+
+/* Runs prog with caps, passing a0 and a1; returns its exit status, or PROC_KILLED + kind, or
+ * -1 when it could not be started. */
+int proc_run(const struct user_program *prog, uint32_t caps, uint32_t a0, uint32_t a1);
+
+/* The running process's credentials; NULL outside any process. */
+const struct cred *proc_current_cred(void);
+/* Only from a system call: drop capabilities for the rest of the process's life. */
+uint32_t proc_drop_caps(uint32_t mask);
+unsigned proc_current_pid(void);
+
+__attribute__((noreturn)) void proc_exit(int status);
+
+/* A fault in ring 3: logged, counted as an oops when it touched the kernel, and the process
+ * killed. vector is the arch's exception number, for the log only. */
+__attribute__((noreturn)) void proc_user_fault(enum fault_kind kind, uintptr_t addr,
+					       uintptr_t ip);
+
+#endif

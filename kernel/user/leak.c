@@ -1,0 +1,205 @@
+/*
+ * The leak test, from ring 3. It prints everything the kernel lets it see ("leak: " lines for
+ * the unprivileged view the host compares across boots, "priv: " for a privileged reader) and
+ * checks the policy it can check itself: exit 0 when every check held.
+ */
+#include <stdbool.h>
+
+#include "kernel/user/leak.h"
+#include "kernel/user/ulib.h"
+
+#define SYSLOG_BUF 16384
+
+static const char *const sysctl_names[] = {
+	"kernel.kptr_restrict", "kernel.dmesg_restrict", "kernel.panic_on_oops",
+	"kernel.oops_limit",    "kernel.oops_count",
+};
+#define SYSCTL_COUNT (sizeof(sysctl_names) / sizeof(sysctl_names[0]))
+
+static int failures;
+
+static void expect(bool ok, const char *what)
+{
+	if (!ok) {
+		printf("# check failed: %s\n", what);
+		failures++;
+	}
+}
+
+struct __attribute__((packed)) table_reg {
+	uint16_t limit;
+	uintptr_t base;
+};
+
+static void run_insn(unsigned which)
+{
+	struct table_reg r = { 0, 0 };
+	uint16_t sel = 0;
+	switch (which) {
+	case INSN_SIDT:
+		__asm__ volatile("sidt %0" : "=m"(r));
+		printf("leak: sidt base=0x%llx limit=0x%x\n", (unsigned long long)r.base, r.limit);
+		break;
+	case INSN_SGDT:
+		__asm__ volatile("sgdt %0" : "=m"(r));
+		printf("leak: sgdt base=0x%llx limit=0x%x\n", (unsigned long long)r.base, r.limit);
+		break;
+	case INSN_SLDT:
+		__asm__ volatile("sldt %0" : "=r"(sel));
+		printf("leak: sldt selector=0x%x\n", sel);
+		break;
+	case INSN_STR:
+		__asm__ volatile("str %0" : "=r"(sel));
+		printf("leak: str selector=0x%x\n", sel);
+		break;
+	case INSN_SMSW:
+		__asm__ volatile("smsw %0" : "=r"(sel));
+		printf("leak: smsw msw=0x%x\n", sel);
+		break;
+	}
+}
+
+static void print_sysctls(const char *prefix)
+{
+	for (unsigned i = 0; i < SYSCTL_COUNT; i++)
+		printf("%s: sysctl %s=%ld\n", prefix, sysctl_names[i],
+		       sys_sysctl_read(sysctl_names[i]));
+}
+
+/* Every symbol in both views, and what the policy says this reader must get. */
+static void print_kallsyms(const char *prefix, bool privileged)
+{
+	long kptr = sys_sysctl_read("kernel.kptr_restrict");
+	struct ksym runtime, unslid;
+	unsigned i = 0;
+	for (;; i++) {
+		long r = sys_kallsyms(i, &runtime, KSYM_VIEW_RUNTIME);
+		long u = sys_kallsyms(i, &unslid, KSYM_VIEW_UNSLID);
+		if (r == -ENOENT && u == -ENOENT)
+			break;
+		expect(r == 0 && u == 0, "kallsyms answers both views");
+		if (r != 0 || u != 0)
+			break;
+		printf("%s: ksym 0x%llx %c %s\n", prefix, (unsigned long long)runtime.addr,
+		       (char)runtime.type, runtime.name);
+		printf("%s: ksym-unslid 0x%llx %c %s\n", prefix, (unsigned long long)unslid.addr,
+		       (char)unslid.type, unslid.name);
+		bool shown = kptr == 0 || (kptr == 1 && privileged);
+		expect(shown ? runtime.addr != 0 : runtime.addr == 0, "runtime view per kptr_restrict");
+		expect(kptr == 2 ? unslid.addr == 0 : unslid.addr != 0, "unslid view per kptr_restrict");
+	}
+	printf("%s: ksym count=%u\n", prefix, i);
+	expect(i > 0, "kallsyms has symbols");
+	expect(sys_kallsyms(0, &runtime, 7) == -EINVAL, "unknown view refused");
+	expect(sys_kallsyms(0, (struct ksym *)0xc0000000, 0) == -EFAULT, "kernel buffer refused");
+}
+
+static void view(void)
+{
+	printf("leak: pid=%ld caps=%ld\n", sys_getpid(), sys_getcaps());
+	print_sysctls("leak");
+	print_kallsyms("leak", false);
+	char buf[64];
+	long n = sys_syslog(buf, sizeof(buf), 0);
+	printf("leak: syslog read=%ld\n", n);
+	if (sys_sysctl_read("kernel.dmesg_restrict") == 1)
+		expect(n == -EPERM, "syslog closed by dmesg_restrict");
+	for (unsigned i = 0; i < SYSCTL_COUNT; i++) {
+		long r = sys_sysctl_write(sysctl_names[i], 0);
+		printf("leak: sysctl-write %s=%ld\n", sysctl_names[i], r);
+		expect(r == -EPERM, "sysctl write needs CAP_SYS_ADMIN");
+	}
+	printf("leak: sysctl-read nosuch=%ld\n", sys_sysctl_read("kernel.nosuch"));
+	printf("leak: drop-caps=%ld\n", sys_drop_caps(CAP_ALL));
+	printf("leak: bad-syscall=%ld\n", syscall3(999, 0, 0, 0));
+	printf("leak: write-kernel-buffer=%ld\n", sys_write((const char *)0xc0000000, 4));
+}
+
+static char log_buf[SYSLOG_BUF];
+
+/* Lines the kernel printed with %p go out as "leak-hash:": they change at every boot by
+ * design (a fresh key), so the host checks them separately. */
+static void dump_syslog(void)
+{
+	size_t len = 0;
+	long n = 0;
+	while (len < sizeof(log_buf) - 1 &&
+	       (n = sys_syslog(log_buf + len, sizeof(log_buf) - 1 - len, len)) > 0)
+		len += (size_t)n;
+	printf("leak: syslog bytes=%s\n", n < 0 ? "denied" : "ok");
+	log_buf[len] = '\0';
+	char *line = log_buf;
+	for (size_t i = 0; i < len; i++) {
+		if (log_buf[i] != '\n')
+			continue;
+		log_buf[i] = '\0';
+		bool hashed = memcmp(line, "ptrhash:", 8) == 0;
+		printf("%s: syslog %s\n", hashed ? "leak-hash" : "leak", line);
+		line = log_buf + i + 1;
+	}
+}
+
+static void privileged(void)
+{
+	expect(sys_getcaps() == CAP_ALL, "started with every capability");
+	print_sysctls("priv");
+	print_kallsyms("priv", true);
+	char buf[64];
+	expect(sys_syslog(buf, sizeof(buf), 0) >= 0, "syslog open to CAP_SYSLOG");
+}
+
+static void set(unsigned arg)
+{
+	unsigned which = arg >> 24;
+	int value = (int)(arg & 0xffffff);
+	long r = sys_sysctl_write(sysctl_names[which], value);
+	printf("priv: set %s=%d: %ld\n", sysctl_names[which], value, r);
+	expect(r == 0, "privileged sysctl write");
+	expect(sys_sysctl_read(sysctl_names[which]) == value, "sysctl reads back");
+	expect(sys_sysctl_write(sysctl_names[which], -1) == -EINVAL, "out of range refused");
+}
+
+static void drop(void)
+{
+	expect(sys_getcaps() == CAP_ALL, "started with every capability");
+	expect(sys_drop_caps(CAP_SYS_ADMIN) == CAP_SYSLOG, "dropped CAP_SYS_ADMIN");
+	expect(sys_sysctl_write("kernel.kptr_restrict", 0) == -EPERM, "no sysctl writes after");
+	struct ksym s;
+	expect(sys_kallsyms(0, &s, KSYM_VIEW_RUNTIME) == 0 && s.addr != 0, "CAP_SYSLOG kept");
+	expect(sys_drop_caps(CAP_SYSLOG) == 0, "dropped CAP_SYSLOG");
+	expect(sys_kallsyms(0, &s, KSYM_VIEW_RUNTIME) == 0 && s.addr == 0, "addresses hidden now");
+	char buf[8];
+	expect(sys_syslog(buf, sizeof(buf), 0) == -EPERM, "syslog closed now");
+}
+
+int user_main(unsigned mode, unsigned arg)
+{
+	switch (mode) {
+	case LEAK_INSN:
+		run_insn(arg);
+		break;
+	case LEAK_VIEW:
+		view();
+		break;
+	case LEAK_SYSLOG:
+		dump_syslog();
+		break;
+	case LEAK_PRIV:
+		privileged();
+		break;
+	case LEAK_SET:
+		set(arg);
+		break;
+	case LEAK_DROP:
+		drop();
+		break;
+	case LEAK_PROBE:
+		printf("# probing 0x%x\n", arg);
+		(void)*(volatile uint32_t *)(uintptr_t)arg;
+		return LEAK_EXIT_SURVIVED;
+	default:
+		printf("# unknown mode %u\n", mode);
+		return LEAK_EXIT_FAILED;
+	}
+	return failures ? LEAK_EXIT_FAILED : 0;
+}

@@ -1,0 +1,29 @@
+/* The user programs' small C library: system calls and printf to the console. */
+#ifndef KSLIDE_KERNEL_USER_ULIB_H
+#define KSLIDE_KERNEL_USER_ULIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/uapi.h"
+
+long syscall3(long nr, long a0, long a1, long a2);
+
+__attribute__((noreturn)) void sys_exit_status(int status);
+long sys_write(const char *buf, size_t len);
+long sys_syslog(char *buf, size_t len, size_t offset);
+long sys_kallsyms(unsigned index, struct ksym *out, unsigned view);
+long sys_sysctl_read(const char *name);
+long sys_sysctl_write(const char *name, int value);
+long sys_drop_caps(uint32_t mask);
+long sys_getcaps(void);
+long sys_getpid(void);
+
+/* printf through SYS_WRITE, a line at a time. */
+void printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int memcmp(const void *a, const void *b, size_t n);
+
+#endif

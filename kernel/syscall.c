@@ -48,7 +48,9 @@ static int copy_name(char *dst, uintptr_t src, size_t cap)
 
 static long sys_write(uintptr_t buf, size_t len)
 {
-	if (len > WRITE_MAX || !arch_user_range(buf, len))
+	if (len > WRITE_MAX)
+		return -EINVAL;
+	if (!arch_user_range(buf, len))
 		return -EFAULT;
 	const char *p = (const char *)buf;
 	for (size_t i = 0; i < len; i++)

@@ -36,7 +36,7 @@ uintptr_t arch_user_base(void);
 /* Run space's program from its entry in ring 3 with a0 and a1 in the first two argument
  * registers, until it calls arch_user_exit (from a system call or a fault); returns that
  * status. */
-int arch_user_run(struct arch_space *space, uint32_t a0, uint32_t a1);
+int arch_user_run(struct arch_space *space, uintptr_t a0, uintptr_t a1);
 __attribute__((noreturn)) void arch_user_exit(int status);
 
 /* True when [addr, addr + len) lies inside the running process's user window. */

@@ -1,6 +1,5 @@
 /* Pointer hashing and kptr_restrict: the policy half of keeping the base secret. */
 #include "kernel/kptr.h"
-#include "kernel/proc.h"
 #include "kernel/sysctl.h"
 #include "lib/siphash.h"
 
@@ -35,10 +34,9 @@ uint64_t kptr_restricted(uint64_t addr, const struct cred *reader)
 
 uintptr_t kptr_format(void *ctx, char kind, uintptr_t p)
 {
-	(void)ctx;
 	if (kind == 'x')
 		return p;
 	if (kind == 'K')
-		return (uintptr_t)kptr_restricted(p, proc_current_cred());
+		return (uintptr_t)kptr_restricted(p, (const struct cred *)ctx);
 	return kptr_hash(p);
 }

@@ -22,7 +22,9 @@ uintptr_t kptr_hash(uintptr_t p);
 /* %pK: addr itself or 0, per kptr_restrict and the reader's CAP_SYSLOG. */
 uint64_t kptr_restricted(uint64_t addr, const struct cred *reader);
 
-/* A lib/format pointer hook (format_ptr_fn) for text that the current process may read. */
+/* A lib/format pointer hook (format_ptr_fn): ctx is the const struct cred of whoever will
+ * read the text, or NULL when that is not known (printk: the syslog is read later, by anyone
+ * dmesg_restrict lets in), which %pK treats as unprivileged. */
 uintptr_t kptr_format(void *ctx, char kind, uintptr_t p);
 
 #endif

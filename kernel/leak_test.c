@@ -26,7 +26,7 @@ unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi);
 
 #define TOP_PAGE ((uintptr_t)0 - 4096) /* the last page of the address space: kernel half */
 
-static int run(uint32_t caps, enum leak_mode mode, uint32_t arg, const char *what)
+static int run(uint32_t caps, enum leak_mode mode, uintptr_t arg, const char *what)
 {
 	int status = proc_run(&user_program_leak, caps, mode, arg);
 	kprintf("%s: exit %s status=0x%x\n", caps ? "priv" : "leak", what, (unsigned)status);
@@ -132,7 +132,7 @@ static bool kernel_probes_kill(const struct kslide_bootinfo *bi)
 	const int before = oops_count;
 	bool ok = true;
 	for (size_t i = 0; i < sizeof(guesses) / sizeof(guesses[0]); i++)
-		ok &= run(0, LEAK_PROBE, (uint32_t)guesses[i], "probe") ==
+		ok &= run(0, LEAK_PROBE, guesses[i], "probe") ==
 		      PROC_KILLED + FAULT_KERNEL_ADDRESS;
 	ok &= run(0, LEAK_PROBE, 0, "probe-null") == PROC_KILLED + FAULT_USER_ADDRESS;
 	if (oops_count != before + 3)
@@ -203,16 +203,16 @@ const struct selftest_suite selftest_leak = SELFTEST_SUITE_BY_NAME("leak", leak_
 static bool panic_on_first_oops(const struct kslide_bootinfo *bi)
 {
 	set(SET_PANIC_ON_OOPS, 1);
-	run(0, LEAK_PROBE, (uint32_t)bi->link_virt_base, "probe");
+	run(0, LEAK_PROBE, (uintptr_t)bi->link_virt_base, "probe");
 	return false;
 }
 
 static bool panic_at_oops_limit(const struct kslide_bootinfo *bi)
 {
 	set(SET_OOPS_LIMIT, 2);
-	run(0, LEAK_PROBE, (uint32_t)bi->link_virt_base, "probe");
+	run(0, LEAK_PROBE, (uintptr_t)bi->link_virt_base, "probe");
 	kprintf("# one oops: still running\n");
-	run(0, LEAK_PROBE, (uint32_t)TOP_PAGE, "probe");
+	run(0, LEAK_PROBE, TOP_PAGE, "probe");
 	return false;
 }
 

@@ -15,7 +15,7 @@ struct proc {
 static struct proc *current;
 static unsigned next_pid = 1;
 
-int proc_run(const struct user_program *prog, uint32_t caps, uint32_t a0, uint32_t a1)
+int proc_run(const struct user_program *prog, uint32_t caps, uintptr_t a0, uintptr_t a1)
 {
 	struct arch_space *space = arch_space_create(prog->start, (size_t)(prog->end - prog->start));
 	if (!space)

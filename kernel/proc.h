@@ -30,7 +30,7 @@ enum fault_kind {
 
 /* Runs prog with caps, passing a0 and a1; returns its exit status, or PROC_KILLED + kind, or
  * -1 when it could not be started. */
-int proc_run(const struct user_program *prog, uint32_t caps, uint32_t a0, uint32_t a1);
+int proc_run(const struct user_program *prog, uint32_t caps, uintptr_t a0, uintptr_t a1);
 
 /* The running process's credentials; NULL outside any process. */
 const struct cred *proc_current_cred(void);

@@ -109,7 +109,7 @@ uintptr_t arch_user_base(void)
 	return USER_BASE;
 }
 
-int arch_user_run(struct arch_space *s, uint32_t a0, uint32_t a1)
+int arch_user_run(struct arch_space *s, uintptr_t a0, uintptr_t a1)
 {
 	/* The frame goes where the CPU would put a trap from ring 3: the top of the trap stack,
 	 * which the TSS names. */

@@ -176,11 +176,11 @@ static void drop(void)
 	expect((sys_syslog(buf, sizeof(buf), 0) == -EPERM) == closed, "syslog per dmesg_restrict now");
 }
 
-int user_main(unsigned mode, unsigned arg)
+int user_main(uintptr_t mode, uintptr_t arg)
 {
 	switch (mode) {
 	case LEAK_INSN:
-		run_insn(arg);
+		run_insn((unsigned)arg);
 		break;
 	case LEAK_VIEW:
 		view();
@@ -192,17 +192,17 @@ int user_main(unsigned mode, unsigned arg)
 		privileged();
 		break;
 	case LEAK_SET:
-		set(arg);
+		set((unsigned)arg);
 		break;
 	case LEAK_DROP:
 		drop();
 		break;
 	case LEAK_PROBE:
-		printf("# probing 0x%x\n", arg);
-		(void)*(volatile uint32_t *)(uintptr_t)arg;
+		printf("# probing 0x%llx\n", (unsigned long long)arg);
+		(void)*(volatile uint32_t *)arg;
 		return LEAK_EXIT_SURVIVED;
 	default:
-		printf("# unknown mode %u\n", mode);
+		printf("# unknown mode %u\n", (unsigned)mode);
 		return LEAK_EXIT_FAILED;
 	}
 	return failures ? LEAK_EXIT_FAILED : 0;

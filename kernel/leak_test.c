@@ -76,7 +76,8 @@ static bool restricted_by_default(const struct kslide_bootinfo *bi)
 	if (sysctl_kptr_restrict != want)
 		return check_fail("kptr_restrict", (unsigned)sysctl_kptr_restrict, (unsigned)want);
 	if (sysctl_dmesg_restrict != want)
-		return check_fail("dmesg_restrict", (unsigned)sysctl_dmesg_restrict, (unsigned)want);
+		return check_fail("dmesg_restrict", (unsigned)sysctl_dmesg_restrict,
+				  (unsigned)want);
 	return true;
 }
 
@@ -225,4 +226,5 @@ static const struct selftest_case oops_limit_cases[] = {
 
 const struct selftest_suite selftest_panic_on_oops =
 	SELFTEST_SUITE_BY_NAME("panic_on_oops", panic_on_oops_cases);
-const struct selftest_suite selftest_oops_limit = SELFTEST_SUITE_BY_NAME("oops_limit", oops_limit_cases);
+const struct selftest_suite selftest_oops_limit =
+	SELFTEST_SUITE_BY_NAME("oops_limit", oops_limit_cases);

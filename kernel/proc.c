@@ -17,7 +17,8 @@ static unsigned next_pid = 1;
 
 int proc_run(const struct user_program *prog, uint32_t caps, uintptr_t a0, uintptr_t a1)
 {
-	struct arch_space *space = arch_space_create(prog->start, (size_t)(prog->end - prog->start));
+	size_t len = (size_t)(prog->end - prog->start);
+	struct arch_space *space = arch_space_create(prog->start, len);
 	if (!space)
 		return -1;
 	struct proc p = { .pid = next_pid++, .name = prog->name, .cred = { .caps = caps } };

@@ -51,8 +51,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s -o OUT.S KERNEL.ELF\n"
 		"       %s -o OUT.S --empty\n"
-		"Write the kernel's symbol table (kallsyms) as assembly: offsets from _kernel_start,\n"
-		"nm type letters, names. --empty writes a table with no symbols, for the first link.\n"
+		"Write the kernel's symbol table (kallsyms) as assembly: offsets from\n"
+		"_kernel_start, nm type letters, names. --empty writes a table with no symbols,\n"
+		"for the first link.\n"
 		"  -o, --output FILE  where to write (replaced atomically)\n"
 		"  -h, --help         this text\n"
 		"  -V, --version      the version\n",

@@ -71,8 +71,8 @@ static bool umip_when_available(const struct kslide_bootinfo *bi)
 static bool user_tables_hide_kernel(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
-	struct arch_space *s = arch_space_create(user_program_leak.start,
-						 (size_t)(user_program_leak.end - user_program_leak.start));
+	const struct user_program *p = &user_program_leak;
+	struct arch_space *s = arch_space_create(p->start, (size_t)(p->end - p->start));
 	if (!s)
 		return check_fail("space created", 0, 1);
 	bool ok = space_user_mappings_ok(s);

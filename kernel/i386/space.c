@@ -155,7 +155,8 @@ bool space_user_mappings_ok(const struct arch_space *s)
 		uint32_t pde = s->dir[d];
 		if (!(pde & PTE_PRESENT) || !(pde & PTE_USER))
 			continue;
-		if (d != PDE_INDEX_OF_USER || (pde & ~(uint32_t)(PAGE_SIZE - 1)) != virt_to_phys(s->table))
+		uint32_t frame = pde & ~(uint32_t)(PAGE_SIZE - 1);
+		if (d != PDE_INDEX_OF_USER || frame != virt_to_phys(s->table))
 			return false;
 		for (unsigned t = 0; t < ENTRIES_PER_TABLE; t++) {
 			uint32_t pte = s->table[t];

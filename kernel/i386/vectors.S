@@ -111,7 +111,10 @@ arch_user_exit:
 	.p2align 2
 	.globl trap_vector_table
 trap_vector_table:
-	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	.long trap_vector_\n
+	.endr
+	.irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	.long trap_vector_\n
 	.endr
 

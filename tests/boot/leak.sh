@@ -74,7 +74,8 @@ for cpu in max qemu32; do
 	got=0 tries=0 bases="" seen=" "
 	while [ "$got" -lt "$boots" ] && [ "$tries" -lt $((boots * 3)) ]; do
 		tries=$((tries + 1))
-		set -- $(boot "$cpu" "$got") || { result FAIL "$cpu: boot $got passes selftest=leak"; continue; }
+		set -- $(boot "$cpu" "$got") ||
+			{ result FAIL "$cpu: boot $got passes selftest=leak"; continue; }
 		virt=$(hex "$1") phys=$(hex "$2")
 		slide=$((virt - link))
 		dist=${slide#-}
@@ -97,14 +98,16 @@ for cpu in max qemu32; do
 		printf 'virt=0x%x slide=0x%x' "$virt" "$slide" >"$work/where"
 		where=$(cat "$work/where")
 
+		what="kernel reports umip=$umip, restrictions on"
 		grep -q "^kernel: umip=$umip kptr_restrict=1 dmesg_restrict=1 " "$log.txt" &&
-			result OK "$cpu boot $i ($where): kernel reports umip=$umip, restrictions on" ||
-			result FAIL "$cpu boot $i: kernel reports umip=$umip, restrictions on"
+			result OK "$cpu boot $i ($where): $what" ||
+			result FAIL "$cpu boot $i: $what"
 
 		if [ "$i" -gt 0 ]; then
+			what="$cpu boot $i: unprivileged view identical to boot 0"
 			diff "$work/$cpu.0.view" "$view" >"$work/diff" &&
-				result OK "$cpu boot $i: unprivileged view identical to boot 0 ($(wc -l <"$view") lines)" ||
-				result FAIL "$cpu boot $i: unprivileged view identical to boot 0" "$work/diff"
+				result OK "$what ($(wc -l <"$view") lines)" ||
+				result FAIL "$what" "$work/diff"
 		fi
 
 		# Every number in the view, hex or decimal, against this boot's image and slide.
@@ -113,14 +116,14 @@ for cpu in max qemu32; do
 				echo "$tok"
 			fi
 		done >"$work/hits"
-		[ ! -s "$work/hits" ] &&
-			result OK "$cpu boot $i: no kernel address or slide in the view" ||
-			result FAIL "$cpu boot $i: no kernel address or slide in the view" "$work/hits"
+		what="$cpu boot $i: no kernel address or slide in the view"
+		[ ! -s "$work/hits" ] && result OK "$what" || result FAIL "$what" "$work/hits"
 
 		sed -n 's/^leak: ksym-unslid //p' "$view" | sort >"$work/unslid"
+		what="$cpu boot $i: unslid kallsyms = nm kernel.elf"
 		diff "$work/nm" "$work/unslid" >"$work/diff" &&
-			result OK "$cpu boot $i: unslid kallsyms = nm kernel.elf ($(wc -l <"$work/nm") symbols)" ||
-			result FAIL "$cpu boot $i: unslid kallsyms = nm kernel.elf" "$work/diff"
+			result OK "$what ($(wc -l <"$work/nm") symbols)" ||
+			result FAIL "$what" "$work/diff"
 
 		# The privileged reader's raw view: nm plus the slide, every symbol once.
 		while read -r a t name; do
@@ -131,11 +134,13 @@ for cpu in max qemu32; do
 			result OK "$cpu boot $i: privileged kallsyms = nm + slide" ||
 			result FAIL "$cpu boot $i: privileged kallsyms = nm + slide" "$work/diff"
 
-		h=$(sed -n 's/^leak-hash: syslog ptrhash: kernel_main=\(0x[0-9a-f]*\) again=\(0x[0-9a-f]*\) oops_count=\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$log.txt")
+		# "ptrhash: kernel_main=H again=H oops_count=H" as printed by the kernel.
+		h=$(sed -n 's/^leak-hash: syslog ptrhash: //p' "$log.txt" | tr '=' ' ')
 		set -- $h
+		[ $# -eq 6 ] && set -- "$2" "$4" "$6"
 		if [ $# -eq 3 ] && [ "$1" = "$2" ] && [ "$1" != "$3" ] &&
 			! in_image "$1" "$virt" "$phys" && ! in_image "$3" "$virt" "$phys"; then
-			result OK "$cpu boot $i: %p hash of kernel_main $1: stable in the boot, no address"
+			result OK "$cpu boot $i: %p of kernel_main is $1: stable in the boot, no address"
 			echo "$1" >>"$work/hashes"
 		else
 			result FAIL "$cpu boot $i: %p hash stable in the boot and no address ($h)"

@@ -140,7 +140,7 @@ for cpu in max qemu32; do
 		[ $# -eq 6 ] && set -- "$2" "$4" "$6"
 		if [ $# -eq 3 ] && [ "$1" = "$2" ] && [ "$1" != "$3" ] &&
 			! in_image "$1" "$virt" "$phys" && ! in_image "$3" "$virt" "$phys"; then
-			result OK "$cpu boot $i: %p of kernel_main is $1: stable in the boot, no address"
+			result OK "$cpu boot $i: %p of kernel_main is $1: stable, no address"
 			echo "$1" >>"$work/hashes"
 		else
 			result FAIL "$cpu boot $i: %p hash stable in the boot and no address ($h)"

@@ -57,6 +57,8 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
+# So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
+$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o)
 
 unit: $(UNIT_BINS)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)

@@ -1,20 +1,27 @@
-#!/bin/sh
+#!/bin/bash
 # The leak test, judged from the host: boot selftest=leak at several bases, with UMIP on
-# (-cpu max) and off (-cpu qemu32), and require of the unprivileged process's view (its
-# "leak:" lines) that
+# (-cpu max) and off (i386: qemu32, x86-64: qemu64), and require of the unprivileged
+# process's view (its "leak:" lines) that
 #   - it is byte for byte the same at every base (nothing in it depends on the slide),
-#   - no number in it lies in the kernel image at that boot, virtual or physical, or equals
-#     the slide,
+#   - no number in it lies in the kernel image at that boot, virtually or physically, or
+#     equals the slide,
 #   - its unslid kallsyms are exactly the symbols of nm on kernel.elf,
 #   - the %p hashes it sees are equal for equal pointers, new at every boot, and no address;
 # and of the privileged reader that its raw kallsyms are nm's addresses plus the slide.
 # One TAP line per check, then "leak: N passed, M failed".
-# usage: leak.sh BUILD_DIR [BOOTS_PER_CPU]
+#
+# bash, not sh: x86-64 addresses exceed 2^63, which dash clamps and bash wraps; every
+# comparison below is of a difference, which wrapping keeps right.
+# usage: leak.sh [-a i386|x86_64] BUILD_DIR [BOOTS_PER_CPU]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+arch=i386
+[ "${1:-}" = -a ] && { arch=$2; shift 2; }
 B=$1
 boots=${2:-3}
-elf=$B/i386/kernel.elf
+elf=$B/$arch/kernel.elf
+cpus="max qemu32"
+[ "$arch" = x86_64 ] && cpus="max qemu64"
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-leak.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 : >"$work/hashes"
@@ -32,12 +39,10 @@ result() { # result OK|FAIL description [details file]
 	fi
 }
 
-hex() { printf '%d' "$1"; } # 0x... to decimal (dash and bash both read 0x in $(( )))
-
-in_image() { # in_image VALUE VIRT PHYS: VALUE lies in the image, virtually or physically
-	v=$(hex "$1")
-	{ [ "$v" -ge "$2" ] && [ "$v" -lt $(($2 + size)) ]; } ||
-		{ [ "$v" -ge "$3" ] && [ "$v" -lt $(($3 + size)) ]; }
+# in_range VALUE BASE: BASE <= VALUE < BASE + size, for any 64-bit values
+in_range() {
+	local d=$(($1 - $2))
+	[ "$d" -ge 0 ] && [ "$d" -lt "$size" ]
 }
 
 # nm's view of the image: every symbol inside [_kernel_start, _kernel_end], as the kernel
@@ -46,57 +51,56 @@ nm --defined-only "$elf" >"$work/nm.raw" || exit 2
 start=$(awk '$3 == "_kernel_start" { print "0x" $1 }' "$work/nm.raw")
 end=$(awk '$3 == "_kernel_end" { print "0x" $1 }' "$work/nm.raw")
 [ -n "$start" ] && [ -n "$end" ] || { echo "leak: $elf: no _kernel_start/_kernel_end" >&2; exit 2; }
-size=$(($(hex "$end") - $(hex "$start")))
+size=$((end - start))
 while read -r addr type name; do
 	case $type in [TtDdRrBb]) ;; *) continue ;; esac
-	a=$(hex "0x$addr")
-	[ "$a" -ge "$(hex "$start")" ] && [ "$a" -le "$(hex "$end")" ] || continue
-	printf '0x%x %s %s\n' "$a" "$type" "$name"
+	d=$((0x$addr - start))
+	[ "$d" -ge 0 ] && [ "$d" -le "$size" ] || continue
+	printf '0x%x %s %s\n' "$((0x$addr))" "$type" "$name"
 done <"$work/nm.raw" | sort >"$work/nm"
 
-# boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys" of the kslide line.
+# boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys vslide pslide".
 boot() {
-	log=$work/$1.$2.log
-	img=$B/i386/kernel.img
-	[ "$2" = 0 ] && img=$B/i386/kernel-4k.img # one boot at 4 KiB alignment per CPU
-	"$here/qemu-boot.sh" -c "$1" -m 1G -A selftest=leak -l "$log" \
+	local log=$work/$1.$2.log img=$B/$arch/kernel.img
+	# One boot per CPU at 4 KiB alignment, when that image exists.
+	[ "$2" = 0 ] && [ -f "$B/$arch/kernel-4k.img" ] && img=$B/$arch/kernel-4k.img
+	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m 1G -A selftest=leak -l "$log" \
 		-e '^kslide-selftest: [0-9]+ passed, 0 failed' "$img" >/dev/null 2>"$work/err" ||
 		{ cat "$work/err" >&2; return 1; }
-	sed -n 's/^kslide: base=\(0x[0-9a-f]*\) phys=\(0x[0-9a-f]*\) .*/\1 \2/p' "$log" | tr -d '\r'
+	tr -d '\r' <"$log" >"$log.txt"
+	local virt phys slide vslide
+	virt=$(sed -n 's/^kslide: base=\(0x[0-9a-f]*\) .*/\1/p' "$log.txt")
+	phys=$(sed -n 's/^kslide: .* phys=\(0x[0-9a-f]*\) .*/\1/p' "$log.txt")
+	slide=$(sed -n 's/^kernel: running at .* slide=\(0x[0-9a-f]*\).*/\1/p' "$log.txt")
+	vslide=$(sed -n 's/^kernel: running at .* vslide=\(0x[0-9a-f]*\).*/\1/p' "$log.txt")
+	echo "$virt $phys ${vslide:-$slide} $slide"
 }
 
-link=$(hex "$start")
-for cpu in max qemu32; do
+for cpu in $cpus; do
 	umip=on
-	[ "$cpu" = qemu32 ] && umip=off
+	[ "$cpu" = max ] || umip=off
 	# Distinct bases, each moved from the link address by at least the image size, so that
 	# link-time addresses (the unslid view) can never be mistaken for live ones.
 	got=0 tries=0 bases="" seen=" "
 	while [ "$got" -lt "$boots" ] && [ "$tries" -lt $((boots * 3)) ]; do
 		tries=$((tries + 1))
-		set -- $(boot "$cpu" "$got") ||
-			{ result FAIL "$cpu: boot $got passes selftest=leak"; continue; }
-		virt=$(hex "$1") phys=$(hex "$2")
-		slide=$((virt - link))
-		dist=${slide#-}
-		case $seen in *" $virt "*) continue ;; esac
-		[ "$dist" -ge "$size" ] || continue
-		bases="$bases $1" seen="$seen$virt "
-		echo "$virt $phys $slide" >"$work/$cpu.$got.base"
+		set -- $(boot "$cpu" "$got")
+		[ $# -eq 4 ] || { result FAIL "$cpu: boot $got passes selftest=leak"; continue; }
+		case $seen in *" $1 "*) continue ;; esac
+		in_range "$start" "$1" || in_range "$1" "$start" && continue
+		bases="$bases $1" seen="$seen$1 "
+		echo "$@" >"$work/$cpu.$got.base"
 		got=$((got + 1))
 	done
-	[ "$got" -eq "$boots" ] && result OK "$cpu: $boots boots at distinct bases:$bases" ||
-		result FAIL "$cpu: $boots boots at distinct bases (got $got)"
+	what="$cpu: $boots boots at distinct bases"
+	[ "$got" -eq "$boots" ] && result OK "$what:$bases" || result FAIL "$what (got $got)"
 
-	i=0
-	while [ "$i" -lt "$got" ]; do
+	for ((i = 0; i < got; i++)); do
 		log=$work/$cpu.$i.log
-		read -r virt phys slide <"$work/$cpu.$i.base"
-		tr -d '\r' <"$log" >"$log.txt"
-		grep '^leak: ' "$log.txt" >"$work/$cpu.$i.view"
+		read -r virt phys vslide pslide <"$work/$cpu.$i.base"
 		view=$work/$cpu.$i.view
-		printf 'virt=0x%x slide=0x%x' "$virt" "$slide" >"$work/where"
-		where=$(cat "$work/where")
+		grep '^leak: ' "$log.txt" >"$view"
+		where="base=$virt"
 
 		what="kernel reports umip=$umip, restrictions on"
 		grep -q "^kernel: umip=$umip kptr_restrict=1 dmesg_restrict=1 " "$log.txt" &&
@@ -110,9 +114,11 @@ for cpu in max qemu32; do
 				result FAIL "$what" "$work/diff"
 		fi
 
-		# Every number in the view, hex or decimal, against this boot's image and slide.
+		# Every number in the view, hex or decimal, against this boot's image and slides.
 		grep -oE '0x[0-9a-f]+|[0-9]+' "$view" | sort -u | while read -r tok; do
-			if in_image "$tok" "$virt" "$phys" || [ "$(hex "$tok")" -eq "$slide" ]; then
+			case $tok in 0x*) ;; *) tok=$((10#$tok)) ;; esac
+			if in_range "$tok" "$virt" || in_range "$tok" "$phys" ||
+				[ $((tok - vslide)) -eq 0 ] || [ $((tok - pslide)) -eq 0 ]; then
 				echo "$tok"
 			fi
 		done >"$work/hits"
@@ -127,7 +133,7 @@ for cpu in max qemu32; do
 
 		# The privileged reader's raw view: nm plus the slide, every symbol once.
 		while read -r a t name; do
-			printf '0x%x %s %s\n' $(($(hex "$a") + slide)) "$t" "$name"
+			printf '0x%x %s %s\n' $((a + vslide)) "$t" "$name"
 		done <"$work/nm" | sort >"$work/nm-slid"
 		sed -n 's/^priv: ksym \(0x\)/\1/p' "$log.txt" | grep -v '^0x0 ' | sort >"$work/priv"
 		diff "$work/nm-slid" "$work/priv" >"$work/diff" &&
@@ -139,13 +145,13 @@ for cpu in max qemu32; do
 		set -- $h
 		[ $# -eq 6 ] && set -- "$2" "$4" "$6"
 		if [ $# -eq 3 ] && [ "$1" = "$2" ] && [ "$1" != "$3" ] &&
-			! in_image "$1" "$virt" "$phys" && ! in_image "$3" "$virt" "$phys"; then
+			! in_range "$1" "$virt" && ! in_range "$1" "$phys" &&
+			! in_range "$3" "$virt" && ! in_range "$3" "$phys"; then
 			result OK "$cpu boot $i: %p of kernel_main is $1: stable, no address"
 			echo "$1" >>"$work/hashes"
 		else
 			result FAIL "$cpu boot $i: %p hash stable in the boot and no address ($h)"
 		fi
-		i=$((i + 1))
 	done
 done
 

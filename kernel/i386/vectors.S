@@ -63,6 +63,7 @@ syscall_vector:
 	jmp alltraps
 
 alltraps:
+	cld /* ring 3 may have left DF set; the C ABI wants it clear */
 	pushl %ds
 	pushl %es
 	pushl %fs

@@ -93,6 +93,7 @@ KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/i3
 # The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
 KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
 	kernel/i386/vectors.o kernel/i386/trap.o kernel/i386/space.o kernel/i386/leak_arch.o \
+	kernel/i386/try_write.o \
 	kernel/printk.o kernel/kptr.o kernel/syslog.o kernel/sysctl.o kernel/kallsyms.o \
 	kernel/proc.o kernel/oops.o kernel/syscall.o kernel/leak_test.o kernel/user_programs.o \
 	arch/x86/arch_ops.o)

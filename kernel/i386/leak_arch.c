@@ -8,6 +8,7 @@
 #include "kernel/i386/cpu_tables.h"
 #include "kernel/i386/layout.h"
 #include "kernel/i386/space.h"
+#include "kernel/i386/trap.h"
 #include "kernel/proc.h"
 #include "lib/cpu.h"
 
@@ -40,6 +41,23 @@ static bool alias_read_only(const struct kslide_bootinfo *bi)
 		return check_fail("fixmap PDE user bit", boot_page_dir[PDE_INDEX_OF_FIXMAP], 0);
 	if (!(read_cr0() & CR0_WP))
 		return check_fail("CR0.WP", read_cr0(), CR0_WP);
+	return true;
+}
+
+/* The CPU itself refuses: a ring-0 store to each alias faults, while the same store to the
+ * writable original succeeds (so the probe can tell the two apart). */
+static bool alias_refuses_writes(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	static const uintptr_t aliases[] = { IDT_ALIAS, GDT_ALIAS, TSS_ALIAS };
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		uint32_t same = *(const volatile uint32_t *)aliases[i];
+		if (try_write32(aliases[i], same))
+			return check_fail("store to a read-only alias faults", aliases[i], 0);
+	}
+	uint32_t *original = (uint32_t *)cpu_tables->idt;
+	if (!try_write32((uintptr_t)original, *original))
+		return check_fail("store to the writable original succeeds", 0, 1);
 	return true;
 }
 
@@ -83,6 +101,7 @@ static bool user_tables_hide_kernel(const struct kslide_bootinfo *bi)
 const struct selftest_case arch_leak_cases[] = {
 	{ "IDT and GDT at fixed aliases", tables_at_fixed_aliases },
 	{ "alias read-only, CR0.WP set", alias_read_only },
+	{ "stores to the aliases fault", alias_refuses_writes },
 	{ "TSS behind the alias", tss_behind_alias },
 	{ "UMIP on exactly when the CPU has it", umip_when_available },
 	{ "user page tables expose no kernel page", user_tables_hide_kernel },

@@ -1,6 +1,7 @@
 /*
  * Where every trap lands: system calls go to syscall_dispatch, faults in ring 3 to
- * proc_user_fault (which kills), and any trap in ring 0 is a kernel bug: panic.
+ * proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a page
+ * fault at the one store try_write32 expects may fault.
  */
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
@@ -20,7 +21,12 @@ static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
 
 void trap(struct trapframe *tf)
 {
-	if ((tf->cs & 3) != 3)
+	bool kernel = (tf->cs & 3) != 3;
+	if (kernel && tf->trapno == T_PAGE_FAULT && tf->eip == (uintptr_t)try_write32_store) {
+		tf->eip = (uintptr_t)try_write32_fixup;
+		return;
+	}
+	if (kernel)
 		panic("trap %u in the kernel at eip 0x%x, error 0x%x, cr2 0x%x", tf->trapno,
 		      tf->eip, tf->err, (unsigned)read_cr2());
 	if (tf->trapno == T_SYSCALL) {

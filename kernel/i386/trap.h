@@ -2,6 +2,7 @@
 #ifndef KSLIDE_KERNEL_I386_TRAP_H
 #define KSLIDE_KERNEL_I386_TRAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define T_PAGE_FAULT 14
@@ -17,6 +18,10 @@ struct trapframe {
 };
 
 void trap(struct trapframe *tf);
+
+/* kernel/i386/try_write.S */
+bool try_write32(uintptr_t addr, uint32_t value);
+void try_write32_store(void), try_write32_fixup(void);
 int user_enter(struct trapframe *tf);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * What the stub learned from its boot loader, in one loader-neutral form: the memory map,
  * the command line, the modules, and every range of memory that must survive the kernel's
- * move. Protocol parsers (multiboot1.c, later multiboot2.c) fill it; policy (stub.c) reads it.
+ * move. Protocol parsers (multiboot1.c, multiboot2.c) fill it; policy (stub.c) reads it.
  */
 #ifndef KSLIDE_BOOT_BOOTENV_H
 #define KSLIDE_BOOT_BOOTENV_H
@@ -42,6 +42,14 @@ struct boot_env {
 	const char *cmdline; /* NUL-terminated, or NULL */
 	uint64_t cmdline_phys;
 	const char *loader_name; /* or NULL */
+
+	/* UEFI, as Multiboot2 reports it: the system table (0 if none) and its width, and whether
+	 * the firmware's boot services still run (then its memory map is only a snapshot). */
+	uint64_t efi_system_table;
+	uint32_t efi_bits; /* 32 or 64; 0 without UEFI */
+	bool efi_boot_services;
+
+	const char *why; /* after a parse error: what was wrong, for the console; or NULL */
 };
 
 /* Record a range that must not be overwritten. KS_ENOSPC when the table is full. */

@@ -42,6 +42,7 @@ struct boot_env {
 	const char *cmdline; /* NUL-terminated, or NULL */
 	uint64_t cmdline_phys;
 	const char *loader_name; /* or NULL */
+	const char *map_source;  /* which of the loader's tables the map came from, or NULL */
 
 	/* UEFI, as Multiboot2 reports it: the system table (0 if none) and its width, and whether
 	 * the firmware's boot services still run (then its memory map is only a snapshot). */

@@ -115,10 +115,13 @@ int multiboot1_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	int rc = bootenv_avoid(env, info_addr, MBI_SIZE);
 	uint32_t flags = get32(info + MBI_OFF_FLAGS);
 
-	if (rc == KS_OK && (flags & MBI_FLAG_MMAP))
+	if (rc == KS_OK && (flags & MBI_FLAG_MMAP)) {
+		env->map_source = "mmap";
 		rc = parse_mmap(mem, info, env);
-	else if (rc == KS_OK && (flags & MBI_FLAG_MEM))
+	} else if (rc == KS_OK && (flags & MBI_FLAG_MEM)) {
+		env->map_source = "mem_upper";
 		parse_mem_upper(info, env);
+	}
 	if (rc == KS_OK && (flags & MBI_FLAG_CMDLINE)) {
 		uint64_t len;
 		env->cmdline_phys = get32(info + MBI_OFF_CMDLINE);

@@ -250,11 +250,16 @@ static int parse_strings(const uint8_t *info, uint32_t info_addr, const struct t
 /* The most precise map wins: the firmware's own, then the e820-style one, then a size. */
 static int parse_map(const uint8_t *info, const struct tags *t, struct boot_env *env)
 {
-	if (t->efi_mmap)
+	if (t->efi_mmap) {
+		env->map_source = "efi";
 		return parse_efi_mmap(info + t->efi_mmap, env);
-	if (t->mmap)
+	}
+	if (t->mmap) {
+		env->map_source = "mmap";
 		return parse_mmap(info + t->mmap, env);
+	}
 	if (t->meminfo) {
+		env->map_source = "meminfo";
 		uint64_t upper = (uint64_t)get32(info + t->meminfo + MEMINFO_UPPER) * 1024;
 		bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
 	}

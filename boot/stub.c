@@ -23,6 +23,7 @@
 #include "boot/console.h"
 #include "boot/handoff.h"
 #include "boot/multiboot1.h"
+#include "boot/multiboot2.h"
 #include "boot/stub.h"
 #include "include/kslide/image.h"
 #include "lib/cmdline.h"
@@ -346,13 +347,20 @@ uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 		return error("image rejected", why);
 	if (image_header.arch != STUB_ARCH)
 		return error("image rejected", "built for another architecture than this stub");
-	if (loader_magic != MULTIBOOT1_BOOTLOADER_MAGIC)
+	int rc;
+	if (loader_magic == MULTIBOOT2_BOOTLOADER_MAGIC)
+		rc = multiboot2_parse(&physical_memory, loader_info, &env);
+	else if (loader_magic == MULTIBOOT1_BOOTLOADER_MAGIC)
+		rc = multiboot1_parse(&physical_memory, loader_info, &env);
+	else
 		return error("boot loader", "not started by a Multiboot loader");
-	int rc = multiboot1_parse(&physical_memory, loader_info, &env);
 	if (rc == KS_OK)
 		rc = bootenv_avoid(&env, (uintptr_t)_image_start, image_header.image_file_size);
 	if (rc != KS_OK)
-		return error("boot information unusable", ks_strerror(rc));
+		return error("boot information unusable", env.why ? env.why : ks_strerror(rc));
+	console_print("kslide: loader=\"%s\" map=%s entries=%u\n",
+		      env.loader_name ? env.loader_name : "", env.map_source ? env.map_source : "none",
+		      (unsigned)env.map_count);
 	if (env.map_dropped)
 		warn("memory map longer than the stub's table; extra entries ignored");
 

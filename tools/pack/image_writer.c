@@ -24,6 +24,12 @@
 #define MB1_LOAD_ADDR 4
 #define MB1_LOAD_END 5
 #define MB1_BSS_END 6
+#define MULTIBOOT2_MAGIC 0xE85250D6u
+#define MULTIBOOT2_SEARCH 32768 /* 8-byte aligned in the first 32 KiB (Multiboot2 spec 3.1.1) */
+#define MB2_TAG_ADDRESS 2
+#define MB2_ADDR_LOAD_ADDR 12 /* byte offsets in the address tag */
+#define MB2_ADDR_LOAD_END 16
+#define MB2_ADDR_BSS_END 20
 #define PAYLOAD_ALIGN 16
 
 static int fail(char *err, size_t cap, const char *fmt, ...)
@@ -142,6 +148,29 @@ static long find_multiboot1(const uint8_t *stub, size_t size)
 	return -1;
 }
 
+/* The Multiboot2 header's address tag, or -1 if the stub has none (the tags are the stub's
+ * own, so a header without one is not an error here). */
+static long find_multiboot2_address(const uint8_t *stub, size_t size)
+{
+	for (size_t off = 0; off + 16 <= size && off < MULTIBOOT2_SEARCH; off += 8) {
+		const uint8_t *h = stub + off;
+		uint32_t length = get32(h + 8);
+		if (get32(h) != MULTIBOOT2_MAGIC || get32(h) + get32(h + 4) + length + get32(h + 12))
+			continue;
+		for (size_t t = off + 16; t + 8 <= off + length && t + 8 <= size;) {
+			uint16_t type = (uint16_t)(stub[t] | stub[t + 1] << 8);
+			uint32_t tag_size = get32(stub + t + 4);
+			if (type == MB2_TAG_ADDRESS && tag_size >= 24 && t + 24 <= size)
+				return (long)t;
+			if (type == 0 || tag_size < 8)
+				break;
+			t += (tag_size + 7) & ~(size_t)7;
+		}
+		return -1;
+	}
+	return -1;
+}
+
 static long find_kslide_header(const uint8_t *stub, size_t size)
 {
 	for (size_t off = 0; off + sizeof(struct kslide_image_header) <= size; off += 8)
@@ -245,6 +274,13 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	uint32_t load_addr = get32(mbh + 4 * MB1_LOAD_ADDR);
 	put32(mbh + 4 * MB1_LOAD_END, load_addr + (uint32_t)total);
 	put32(mbh + 4 * MB1_BSS_END, load_addr + (uint32_t)total);
+	long mb2 = find_multiboot2_address(img, stub_size);
+	if (mb2 >= 0) {
+		uint8_t *tag = img + mb2;
+		load_addr = get32(tag + MB2_ADDR_LOAD_ADDR);
+		put32(tag + MB2_ADDR_LOAD_END, load_addr + (uint32_t)total);
+		put32(tag + MB2_ADDR_BSS_END, load_addr + (uint32_t)total);
+	}
 
 	struct kslide_image_header h;
 	fill_header(&h, k, opt, payload_offset, relocs_size, total);

@@ -1,0 +1,58 @@
+/*
+ * The Multiboot2 header (Multiboot2 Specification 2.0, section 3.1), shared by the i386 and
+ * x86-64 stubs: GRUB's multiboot2 command loads the flat image by the address tag, as the
+ * Multiboot 1 a.out kludge does, and enters stub_entry in 32-bit protected mode with
+ * EAX = 0x36d76289 and EBX = the boot information.
+ *
+ * It must lie 8-byte aligned in the image's first 32 KiB. The including stub defines
+ * _image_start, _stub_end and stub_entry; kslide-pack stretches load_end_addr and bss_end_addr
+ * over the payload it appends, exactly as in the Multiboot 1 header.
+ */
+#define MULTIBOOT2_MAGIC 0xE85250D6
+#define MULTIBOOT2_ARCH_I386 0 /* 32-bit protected mode */
+#define MB2_TAG_END 0
+#define MB2_TAG_INFO_REQUEST 1
+#define MB2_TAG_ADDRESS 2
+#define MB2_TAG_ENTRY 3
+#define MB2_TAG_MODULE_ALIGN 6
+#define MB2_INFO_MMAP 6 /* the memory map: without it the stub cannot place the kernel */
+
+	.section .multiboot2, "a"
+	.p2align 3
+	.globl multiboot2_header
+multiboot2_header:
+	.long MULTIBOOT2_MAGIC
+	.long MULTIBOOT2_ARCH_I386
+	.long multiboot2_header_end - multiboot2_header
+	.long 0x100000000 - (MULTIBOOT2_MAGIC + MULTIBOOT2_ARCH_I386 + \
+		(multiboot2_header_end - multiboot2_header))
+
+	.p2align 3
+	.short MB2_TAG_INFO_REQUEST, 0 /* not optional: refuse to boot without a map */
+	.long 12
+	.long MB2_INFO_MMAP
+
+	.p2align 3
+	.globl multiboot2_address_tag
+multiboot2_address_tag:
+	.short MB2_TAG_ADDRESS, 0
+	.long 24
+	.long multiboot2_header /* header_addr */
+	.long _image_start      /* load_addr */
+	.long _stub_end         /* load_end_addr: kslide-pack extends it over the payload */
+	.long _stub_end         /* bss_end_addr: likewise */
+
+	.p2align 3
+	.short MB2_TAG_ENTRY, 0
+	.long 12
+	.long stub_entry
+
+	/* Page-aligned modules; GRUB aligns them anyway, other loaders may not. */
+	.p2align 3
+	.short MB2_TAG_MODULE_ALIGN, 0
+	.long 8
+
+	.p2align 3
+	.short MB2_TAG_END, 0
+	.long 8
+multiboot2_header_end:

@@ -38,6 +38,13 @@ need libgsl-dev header '#include <gsl/gsl_cdf.h>'
 need libgsl-dev links -lgsl
 need clang has clang
 need libclang-rt-14-dev fuzz_links
+# GRUB boot tests (make iso): grub-mkrescue with the BIOS and UEFI platforms, and UEFI firmware.
+need grub-common has grub-mkrescue
+need grub-pc-bin test -f /usr/lib/grub/i386-pc/multiboot2.mod
+need grub-efi-amd64-bin test -f /usr/lib/grub/x86_64-efi/multiboot2.mod
+need xorriso has xorriso
+need mtools has mformat
+need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
 # -m32 freestanding code needs only gcc's own headers, but check that gcc can target i386.
 need gcc header '#include <stdint.h>' "-m32 -ffreestanding"
 

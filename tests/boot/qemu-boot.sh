@@ -4,16 +4,21 @@
 # exit status 1). Prints the kslide line on success; prints the log on failure.
 #
 # usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
-#                     [-l LOG] IMAGE
+#                     [-l LOG] [-D [-U]] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
 #              and the log must match the -e expressions; there is no kslide line
+#   -D         IMAGE is a bootable ISO (scripts/mkiso.sh): boot it from CD-ROM through the
+#              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
+#   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
-while getopts a:c:m:A:e:t:l:I:FH opt; do
+disc=false uefi=false
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+while getopts a:c:m:A:e:t:l:I:FHDU opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -26,10 +31,14 @@ $OPTARG" ;;
 	I) initrd=$OPTARG ;;
 	F) want=3 ;;
 	H) want=124 ;;
+	D) disc=true ;;
+	U) uefi=true arch=x86_64 ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+# OVMF needs long mode and the stub's credited sources want RDRAND: -cpu max by default.
+[ -z "$cpu" ] && $uefi && cpu=max
 [ $# -eq 1 ] || { echo "usage: $0 [options] IMAGE" >&2; exit 2; }
 image=$1
 [ -f "$image" ] || { echo "qemu-boot: $image: no such image" >&2; exit 2; }
@@ -40,14 +49,27 @@ if [ -z "$log" ]; then
 	log=$(mktemp "${TMPDIR:-/tmp}/kslide-boot.XXXXXX")
 	own_log=$log
 fi
-trap '[ -n "$own_log" ] && rm -f "$own_log"' EXIT
+vars=""
+trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"' EXIT
 
-set -- -kernel "$image" -append "$append"
-[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
+if $disc; then
+	set -- -cdrom "$image"
+	if $uefi; then
+		# The firmware writes its variables: each boot gets its own copy of the template.
+		vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") && cp "$OVMF_VARS" "$vars" || exit 2
+		set -- -drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+			-drive "if=pflash,format=raw,file=$vars" "$@"
+	fi
+else
+	set -- -kernel "$image" -append "$append"
+	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
+fi
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
 	"$@" -display none -monitor none -no-reboot \
 	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 status=$?
+# Boot loaders end their lines with CR LF and leave a CR before the kernel's first line.
+tr -d '\r' <"$log" >"$log.lf" && cat "$log.lf" >"$log" && rm -f "$log.lf"
 
 fail() {
 	echo "qemu-boot: FAIL ($*): -cpu $cpu -m $mem -append '$append' $image" >&2
@@ -73,10 +95,10 @@ fi
 if [ "$want" = 124 ]; then
 	grep -aq '^kslide: base=' "$log" && fail "stub started a kernel it should have refused"
 	check_expects
-	grep -a '^kslide: error' "$log" | tr -d '\r'
+	grep -a '^kslide: error' "$log"
 	exit 0
 fi
-line=$(grep -a '^kslide: base=' "$log" | tr -d '\r')
+line=$(grep -a '^kslide: base=' "$log")
 [ -n "$line" ] || fail "no kslide line"
 check_expects
 echo "$line"

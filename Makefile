@@ -336,6 +336,21 @@ images: $(BUILD)/i386/kernel.img $(X86_64)/kernel.img $(X86_64)/kernel-pie.img
 $(BUILD)/i386/kernel-4k.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
 
+#### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
+# The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.
+ISO_MODULE := $(BUILD)/iso/module.bin
+$(ISO_MODULE):
+	@mkdir -p $(dir $@)
+	$(Q)head -c 1M /dev/urandom >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/%/kernel.iso: $(BUILD)/%/kernel.img $(ISO_MODULE) scripts/mkiso.sh
+	$(Q)scripts/mkiso.sh -o $@ $< $(ISO_MODULE)
+
+ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
+.PHONY: iso
+iso: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory tools images $(ISOS)
+
 # The example kernel for kernel authors (docs/kernel-authors.md), built by its own Makefile.
 EXAMPLE_I386_DIR := examples/minimal-i386
 $(BUILD)/examples/minimal-i386/example.img: $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
@@ -350,7 +365,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 slots
+FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/dynamic_relocs.c tools/pack/gotpcrelx.c \
@@ -360,6 +375,7 @@ FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
+FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
 	tools/pack/gotpcrelx.c tools/pack/dynamic_relocs.c \
@@ -392,7 +408,7 @@ $(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
 
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
-		$(TEST_IMAGES) $(BUILD)/examples/minimal-i386/example.img
+		$(TEST_IMAGES) $(BUILD)/examples/minimal-i386/example.img $(ISOS)
 	$(Q)scripts/check.sh $(BUILD)
 
 run: $(BOOTSTRAP_STAMP)

@@ -243,6 +243,56 @@ def multiboot1_seeds():
     put("multiboot1", "zero-modules", m.blob())
 
 
+# ---- multiboot2: a tag list at 0x1000 (tests/fuzz/fuzz_multiboot2.c) ----
+def tag(kind, data):
+    t = struct.pack("<II", kind, 8 + len(data)) + data
+    return t + bytes(-len(t) % 8)
+
+
+def mb2(*tags):
+    body = b"".join(tags) + tag(0, b"")
+    return struct.pack("<II", 8 + len(body), 0) + body
+
+
+def mb2_string(kind, text):
+    return tag(kind, text + b"\0")
+
+
+def mb2_module(start, end, text):
+    return tag(3, struct.pack("<II", start, end) + text + b"\0")
+
+
+def mb2_mmap(entries):
+    return tag(6, struct.pack("<II", 24, 0) +
+               b"".join(struct.pack("<QQII", b, l, t, 0) for b, l, t in entries))
+
+
+def mb2_efi_mmap(descs, size=48):
+    return tag(17, struct.pack("<II", size, 1) + b"".join(
+        struct.pack("<IIQQQQ", t, 0, b, 0, pages, 0xF).ljust(size, b"\0") for t, b, pages in descs))
+
+
+def multiboot2_seeds():
+    e820 = [(0, 0x9FC00, 1), (0x9FC00, 0x400, 2), (0x100000, 0x7EE0000, 1), (0xFFFC0000, 0x40000, 2)]
+    put("multiboot2", "grub-bios", mb2(
+        tag(21, struct.pack("<I", 0x100000)), mb2_string(1, b"/boot/kernel.img kaslr"),
+        mb2_string(2, b"GRUB 2.06-13+deb12u2"),
+        mb2_module(0x113000, 0x213000, b"/boot/module0.bin crc32=0x85d0b67f"),
+        tag(4, struct.pack("<II", 639, 130944)), mb2_mmap(e820)))
+    efi = [(3, 0, 0xA0), (7, 0x100000, 0x700), (10, 0x800000, 8), (7, 0x808000, 8),
+           (2, 0x1500000, 0x4000), (4, 0x5500000, 0x100), (7, 0x5600000, 0x2000), (6, 0x7F00000, 0x20)]
+    put("multiboot2", "grub-uefi", mb2(
+        mb2_string(1, b""), mb2_string(2, b"GRUB 2.06-13+deb12u2"),
+        mb2_module(0x1500000, 0x1600000, b"m crc32=0x1"), mb2_mmap(e820),
+        tag(12, struct.pack("<Q", 0x7FBEE018)), mb2_efi_mmap(efi)))
+    put("multiboot2", "efi32-bs-meminfo", mb2(
+        tag(11, struct.pack("<I", 0x3FBEE018)), tag(18, b""), tag(4, struct.pack("<II", 639, 0x7FC00))))
+    put("multiboot2", "unknown-tags", mb2(tag(0xDEAD, bytes(range(13))), tag(9, bytes(12)),
+                                          mb2_string(1, b"nokaslr")))
+    put("multiboot2", "empty", mb2())
+    put("multiboot2", "no-end-tag", mb2(mb2_string(1, b"x"))[:-8])
+
+
 # ---- slots: the request layout tests/fuzz/fuzz_slots.c reads ----
 def slots(size, align_shift, lo, hi, usable, avoid, index=0):
     head = struct.pack("<QBQQBQ", size, align_shift, lo, hi, len(usable), index)
@@ -265,4 +315,5 @@ if __name__ == "__main__":
     reloc_seeds()
     image_seeds()
     multiboot1_seeds()
+    multiboot2_seeds()
     slots_seeds()

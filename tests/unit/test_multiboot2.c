@@ -241,8 +241,8 @@ static void assert_covered(const struct boot_env *env, uint64_t start, uint64_t 
 		 (unsigned long long)length);
 }
 
-static void assert_map_entry(const struct boot_env *env, uint32_t i, uint64_t base,
-			     uint64_t length, uint32_t type)
+static void assert_map_entry(const struct boot_env *env, uint32_t i, uint64_t base, uint64_t length,
+			     uint32_t type)
 {
 	assert_true(i < env->map_count);
 	assert_int_equal(env->map[i].base, base);
@@ -294,6 +294,7 @@ static void test_grub_bios_info_fills_map_modules_strings_and_avoid_list(void **
 	const struct boot_env *env = &f->env;
 	assert_null(env->why);
 
+	assert_string_equal(env->map_source, "mmap");
 	assert_int_equal(env->map_count, SEABIOS_MAP_LEN);
 	for (uint32_t i = 0; i < SEABIOS_MAP_LEN; i++)
 		assert_map_entry(env, i, seabios_map[i].base, seabios_map[i].length,
@@ -363,6 +364,7 @@ static void test_efi_map_wins_and_only_conventional_memory_is_usable(void **stat
 	assert_int_equal(env->efi_bits, 64);
 	assert_false(env->efi_boot_services);
 
+	assert_string_equal(env->map_source, "efi");
 	/* Touching pieces of one kslide type are joined: two usable, loader + boot services. */
 	assert_int_equal(env->map_count, OVMF_MAP_LEN - 2);
 	assert_map_entry(env, 0, 0x0, 0xa0000, KSLIDE_MEM_RESERVED);
@@ -445,6 +447,7 @@ static void test_basic_meminfo_alone_gives_one_range_from_1mib(void **state)
 	add_meminfo(f, 639, 0x7fc00);
 	finish(f);
 	assert_int_equal(parse(f), KS_OK);
+	assert_string_equal(f->env.map_source, "meminfo");
 	assert_int_equal(f->env.map_count, 1);
 	assert_map_entry(&f->env, 0, ONE_MIB, 0x7fc00ull * 1024, KSLIDE_MEM_USABLE);
 }
@@ -452,7 +455,7 @@ static void test_basic_meminfo_alone_gives_one_range_from_1mib(void **state)
 static void test_unknown_tags_of_any_size_are_skipped(void **state)
 {
 	struct fake *f = *state;
-	static const uint8_t junk[13] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 };
+	static const uint8_t junk[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 	add_tag(f, 0xdead, junk, sizeof(junk)); /* 21 bytes: the next tag is padded to 24 */
 	add_tag(f, TAG_ELF_SECTIONS, junk, 12);
 	add_tag(f, 0xffffffffu, NULL, 0);
@@ -474,6 +477,7 @@ static void test_empty_list_has_only_the_structure_to_avoid(void **state)
 	assert_int_equal(f->env.module_count, 0);
 	assert_null(f->env.cmdline);
 	assert_null(f->env.loader_name);
+	assert_null(f->env.map_source);
 	assert_int_equal(f->env.avoid_count, 1);
 	assert_avoided(&f->env, INFO_ADDR, 16);
 }
@@ -514,7 +518,7 @@ static void test_efi_map_beyond_the_table_keeps_the_first_and_counts_the_rest(vo
 	enum { EXTRA = 3, TOTAL = BOOTENV_MAP_MAX + EXTRA };
 	static struct range r[TOTAL];
 	for (uint32_t i = 0; i < TOTAL; i++) /* alternating types: nothing can be joined */
-		r[i] = (struct range){ (uint64_t)i << 20, 1, i % 2 ? EFI_BS_DATA : EFI_CONVENTIONAL };
+		r[i] = (struct range){(uint64_t)i << 20, 1, i % 2 ? EFI_BS_DATA : EFI_CONVENTIONAL};
 	add_efi_mmap(f, r, TOTAL, 40);
 	finish(f);
 	assert_int_equal(parse(f), KS_OK);
@@ -572,7 +576,7 @@ static void test_missing_end_tag_is_rejected(void **state)
 static void test_tag_sizes_below_the_header_are_rejected(void **state)
 {
 	struct fake *f = *state;
-	uint32_t sizes[] = { 0, 4, 7 };
+	uint32_t sizes[] = {0, 4, 7};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(&f->env, 0, sizeof(f->env));
 		f->next = 8;
@@ -607,9 +611,9 @@ static void test_tags_too_short_for_their_type_are_rejected(void **state)
 	static const struct {
 		uint32_t type, size;
 	} cases[] = {
-		{ TAG_CMDLINE, 8 },	   { TAG_LOADER_NAME, 8 }, { TAG_MODULE, 16 },
-		{ TAG_BASIC_MEMINFO, 12 }, { TAG_MMAP, 12 },	   { TAG_EFI32, 11 },
-		{ TAG_EFI64, 12 },	   { TAG_EFI_MMAP, 12 },   { TAG_END, 4 },
+		{TAG_CMDLINE, 8},	 {TAG_LOADER_NAME, 8}, {TAG_MODULE, 16},
+		{TAG_BASIC_MEMINFO, 12}, {TAG_MMAP, 12},       {TAG_EFI32, 11},
+		{TAG_EFI64, 12},	 {TAG_EFI_MMAP, 12},   {TAG_END, 4},
 	};
 	struct fake *f = *state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -669,7 +673,7 @@ static void test_mmap_entries_smaller_than_24_bytes_are_rejected(void **state)
 	struct fake *f = *state;
 	uint32_t tag = add_mmap(f, seabios_map, 2, MMAP_ENTRY_SIZE);
 	finish(f);
-	uint32_t sizes[] = { 0, 16, 20, 23 };
+	uint32_t sizes[] = {0, 16, 20, 23};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(&f->env, 0, sizeof(f->env));
 		put32(f->mem + (tag - MEM_BASE) + 8, sizes[i]);
@@ -698,7 +702,7 @@ static void test_efi_descriptors_smaller_than_40_bytes_are_rejected(void **state
 	struct fake *f = *state;
 	uint32_t tag = add_efi_mmap(f, ovmf_map, 2, EFI_DESC_SIZE);
 	finish(f);
-	uint32_t sizes[] = { 0, 24, 32, 39 };
+	uint32_t sizes[] = {0, 24, 32, 39};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		memset(&f->env, 0, sizeof(f->env));
 		put32(f->mem + (tag - MEM_BASE) + 8, sizes[i]);
@@ -709,7 +713,7 @@ static void test_efi_descriptors_smaller_than_40_bytes_are_rejected(void **state
 static void test_efi_descriptor_wrapping_past_2_64_is_rejected(void **state)
 {
 	struct fake *f = *state;
-	static const struct range wraps[] = { { 0xfffffffffff00000ull, 0x101, EFI_CONVENTIONAL } };
+	static const struct range wraps[] = {{0xfffffffffff00000ull, 0x101, EFI_CONVENTIONAL}};
 	add_efi_mmap(f, wraps, 1, EFI_DESC_SIZE);
 	finish(f);
 	assert_rejected(f, KS_EFORMAT);
@@ -717,7 +721,7 @@ static void test_efi_descriptor_wrapping_past_2_64_is_rejected(void **state)
 	/* Ending one page below 2^64 is fine (an end of exactly 2^64 has no uint64_t). */
 	memset(&f->env, 0, sizeof(f->env));
 	f->next = 8;
-	static const struct range top[] = { { 0xfffffffffff00000ull, 0xff, EFI_CONVENTIONAL } };
+	static const struct range top[] = {{0xfffffffffff00000ull, 0xff, EFI_CONVENTIONAL}};
 	add_efi_mmap(f, top, 1, EFI_DESC_SIZE);
 	finish(f);
 	assert_int_equal(parse(f), KS_OK);

@@ -28,6 +28,7 @@ stage pack-errors tests/pack/errors.sh "$B"
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
 stage boot-x86_64 tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh
+stage boot-grub tests/boot/grub.sh "$B"
 # The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
 stage leak-i386 tests/boot/leak.sh "$B" 3
 stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"

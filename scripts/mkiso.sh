@@ -58,14 +58,18 @@ for m in "$@"; do
 done
 printf '\tboot\n}\n' >>"$cfg"
 
+missing_platform() {
+	echo "$prog: GRUB platform $1 is not installed (see scripts/bootstrap.sh)" >&2
+	exit 1
+}
 # grub-mkrescue honours one --directory only; without it, it builds for every platform installed.
 set --
 if [ "$platform" = all ]; then
 	for p in i386-pc x86_64-efi; do
-		[ -d "/usr/lib/grub/$p" ] || { echo "$prog: GRUB platform $p not installed (scripts/bootstrap.sh)" >&2; exit 1; }
+		[ -d "/usr/lib/grub/$p" ] || missing_platform "$p"
 	done
 else
-	[ -d "/usr/lib/grub/$platform" ] || { echo "$prog: GRUB platform $platform not installed" >&2; exit 1; }
+	[ -d "/usr/lib/grub/$platform" ] || missing_platform "$platform"
 	set -- --directory="/usr/lib/grub/$platform"
 fi
 # Fonts, locales and themes are of no use on a serial console.

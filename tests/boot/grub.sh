@@ -1,0 +1,80 @@
+#!/bin/sh
+# GRUB boot tests: the ISOs `make iso` builds (scripts/mkiso.sh), booted from CD-ROM through
+# SeaBIOS and OVMF, so GRUB's multiboot2 loads the image and module2 a module with crc32=.
+# Every boot must show GRUB's name and the map the stub should have chosen (e820-style under
+# BIOS, the EFI map under UEFI), the module intact after the move, and the self-check passed;
+# the bases of one configuration must not all be equal. A 64 MiB module, placed by GRUB
+# wherever it likes, must survive with less RAM.
+# usage: grub.sh BUILD_DIR [BOOTS]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=$1 boots=${2:-3}
+
+if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
+	work=$2 n=$3
+	line=$(sed -n "${n}p" "$work/cases")
+	eval "set -- ${line#*	}"
+	"$here/qemu-boot.sh" "$@" >"$work/out.$n" 2>"$work/err.$n"
+	echo $? >"$work/status.$n"
+	exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-grub.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# The large module at -m 192M: under UEFI GRUB needs that much to load it at all (at 128M it
+# says "out of memory" and boots without it, which the module check below catches).
+head -c 64M /dev/urandom >"$work/big.bin"
+for arch in i386 x86_64; do
+	"$here/../../scripts/mkiso.sh" -o "$work/big-$arch.iso" "$B/$arch/kernel.img" \
+		"$work/big.bin" || exit 1
+done
+
+INTACT="-e 'module 0 at .* intact' -e ^kernel:.self-check.passed -e 'loader=.GRUB'"
+BIOS="-D -c max -t 60 -e map=mmap $INTACT"
+UEFI="-D -U -t 90 -e map=efi $INTACT"
+# name<TAB>qemu-boot.sh arguments, one boot per line; the name groups boots for the base check.
+{
+	for i in $(seq "$boots"); do
+		printf 'i386 BIOS\t%s -m 256M %s\n' "$BIOS" "$B/i386/kernel.iso"
+		printf 'x86-64 BIOS\t-a x86_64 %s -m 256M %s\n' "$BIOS" "$B/x86_64/kernel.iso"
+		printf 'x86-64 UEFI\t%s -m 256M %s\n' "$UEFI" "$B/x86_64/kernel.iso"
+	done
+	for i in 1 2; do
+		printf 'i386 UEFI\t%s -m 256M %s\n' "$UEFI" "$B/i386/kernel.iso"
+	done
+	printf 'i386 BIOS, 64 MiB module, 192M\t%s -m 192M %s\n' "$BIOS" "$work/big-i386.iso"
+	printf 'x86-64 UEFI, 64 MiB module, 192M\t%s -m 192M %s\n' "$UEFI" "$work/big-x86_64.iso"
+} >"$work/cases"
+
+count=$(wc -l <"$work/cases")
+seq 1 "$count" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$0" --one "$work" {}
+
+failed=0
+for n in $(seq 1 "$count"); do
+	name=$(sed -n "${n}p" "$work/cases" | cut -f1)
+	if [ "$(cat "$work/status.$n")" = 0 ]; then
+		echo "ok $n - $name: $(tail -n 1 "$work/out.$n")"
+		printf '%s\t%s\n' "$name" "$(sed -n 's/.* phys=\([^ ]*\).*/\1/p' "$work/out.$n")" \
+			>>"$work/bases"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/#  /' "$work/err.$n"
+		failed=$((failed + 1))
+	fi
+done
+
+# With 2 or more boots and tens of slots, equal bases every time mean no randomization.
+cut -f1 "$work/cases" | sort -u >"$work/names"
+while IFS= read -r name; do
+	total=$(grep -c "^$name	" "$work/bases" 2>/dev/null)
+	distinct=$(grep "^$name	" "$work/bases" 2>/dev/null | cut -f2 | sort -u | wc -l)
+	if [ "${total:-0}" -ge 2 ] && [ "$distinct" -lt 2 ]; then
+		echo "not ok - $name: $total boots, all at the same base"
+		failed=$((failed + 1))
+	else
+		echo "ok - $name: $distinct distinct bases in ${total:-0} boots"
+	fi
+done <"$work/names"
+echo "grub: $count boots, $failed failures"
+[ "$failed" -eq 0 ]

@@ -275,9 +275,9 @@ def mb2_efi_mmap(descs, size=48):
 def multiboot2_seeds():
     e820 = [(0, 0x9FC00, 1), (0x9FC00, 0x400, 2), (0x100000, 0x7EE0000, 1), (0xFFFC0000, 0x40000, 2)]
     put("multiboot2", "grub-bios", mb2(
-        tag(21, struct.pack("<I", 0x100000)), mb2_string(1, b"/boot/kernel.img kaslr"),
+        tag(21, struct.pack("<I", 0x100000)), mb2_string(1, b"kaslr console=ttyS0"),
         mb2_string(2, b"GRUB 2.06-13+deb12u2"),
-        mb2_module(0x113000, 0x213000, b"/boot/module0.bin crc32=0x85d0b67f"),
+        mb2_module(0x113000, 0x213000, b"crc32=0x85d0b67f"),
         tag(4, struct.pack("<II", 639, 130944)), mb2_mmap(e820)))
     efi = [(3, 0, 0xA0), (7, 0x100000, 0x700), (10, 0x800000, 8), (7, 0x808000, 8),
            (2, 0x1500000, 0x4000), (4, 0x5500000, 0x100), (7, 0x5600000, 0x2000), (6, 0x7F00000, 0x20)]

@@ -162,7 +162,8 @@ static int map_entries(const uint8_t *tag, uint32_t min_entry, struct boot_env *
 {
 	uint32_t size = get32(tag + 4), entry = get32(tag + MAP_ENTRY_SIZE);
 	if (entry < min_entry)
-		return reject(env, KS_EFORMAT, "memory map entries smaller than the specification's");
+		return reject(env, KS_EFORMAT,
+			      "memory map entries smaller than the specification's");
 	if ((size - MAP_ENTRIES) % entry)
 		return reject(env, KS_EFORMAT, "memory map tag ends inside an entry");
 	*count = (size - MAP_ENTRIES) / entry;
@@ -222,7 +223,8 @@ static int parse_efi_mmap(const uint8_t *tag, struct boot_env *env)
 		const uint8_t *d = tag + MAP_ENTRIES + i * entry;
 		uint64_t base = get64(d + EFI_DESC_START), pages = get64(d + EFI_DESC_PAGES);
 		if (pages > (UINT64_MAX - base) >> EFI_PAGE_SHIFT)
-			return reject(env, KS_EFORMAT, "EFI memory descriptor wraps around the address space");
+			return reject(env, KS_EFORMAT,
+				      "EFI memory descriptor wraps around the address space");
 		add_joined(env, base, pages << EFI_PAGE_SHIFT, efi_type(get32(d)));
 	}
 	return rc;
@@ -235,14 +237,16 @@ static int parse_strings(const uint8_t *info, uint32_t info_addr, const struct t
 		const uint8_t *tag = info + t->cmdline;
 		env->cmdline = tag_string(tag, STRING_AT, get32(tag + 4));
 		if (!env->cmdline)
-			return reject(env, KS_EFORMAT, "command line not terminated inside its tag");
+			return reject(env, KS_EFORMAT,
+				      "command line not terminated inside its tag");
 		env->cmdline_phys = (uint64_t)info_addr + t->cmdline + STRING_AT;
 	}
 	if (t->loader_name) {
 		const uint8_t *tag = info + t->loader_name;
 		env->loader_name = tag_string(tag, STRING_AT, get32(tag + 4));
 		if (!env->loader_name)
-			return reject(env, KS_EFORMAT, "boot loader name not terminated inside its tag");
+			return reject(env, KS_EFORMAT,
+				      "boot loader name not terminated inside its tag");
 	}
 	return KS_OK;
 }
@@ -278,7 +282,8 @@ static int walk(const uint8_t *info, uint32_t info_addr, uint32_t total, struct 
 		if (size < TAG_HEADER)
 			return reject(env, KS_EFORMAT, "tag smaller than its own header");
 		if (size > total - off)
-			return reject(env, KS_EFORMAT, "tag runs past the end of the boot information");
+			return reject(env, KS_EFORMAT,
+				      "tag runs past the end of the boot information");
 		if (size < min_size(type))
 			return reject(env, KS_EFORMAT, "tag too short for its type");
 		if (type == TAG_END)

@@ -359,8 +359,8 @@ uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 	if (rc != KS_OK)
 		return error("boot information unusable", env.why ? env.why : ks_strerror(rc));
 	console_print("kslide: loader=\"%s\" map=%s entries=%u\n",
-		      env.loader_name ? env.loader_name : "", env.map_source ? env.map_source : "none",
-		      (unsigned)env.map_count);
+		      env.loader_name ? env.loader_name : "",
+		      env.map_source ? env.map_source : "none", (unsigned)env.map_count);
 	if (env.map_dropped)
 		warn("memory map longer than the stub's table; extra entries ignored");
 

@@ -56,7 +56,8 @@ if $disc; then
 	set -- -cdrom "$image"
 	if $uefi; then
 		# The firmware writes its variables: each boot gets its own copy of the template.
-		vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") && cp "$OVMF_VARS" "$vars" || exit 2
+		vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") || exit 2
+		cp "$OVMF_VARS" "$vars" || exit 2
 		set -- -drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
 			-drive "if=pflash,format=raw,file=$vars" "$@"
 	fi

@@ -4,8 +4,10 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -728,6 +730,150 @@ static void test_efi_descriptor_wrapping_past_2_64_is_rejected(void **state)
 	assert_map_entry(&f->env, 0, 0xfffffffffff00000ull, 0xff000, KSLIDE_MEM_USABLE);
 }
 
+/* ---- boot information GRUB really wrote ---- */
+
+/*
+ * Captured from GRUB 2.06-13+deb12u2 under QEMU 7.2 with -m 256M, booting the ISOs of
+ * scripts/mkiso.sh (one 1 MiB module): the i386 image under SeaBIOS, the x86-64 image under
+ * OVMF 2022.11; a temporary dump of the structure from the stub. They double as fuzz seeds;
+ * make unit runs from the repository root.
+ */
+#define SEABIOS_INFO "tests/fuzz/corpus/multiboot2/grub-2.06-seabios-256m"
+#define OVMF_INFO    "tests/fuzz/corpus/multiboot2/grub-2.06-ovmf-256m"
+
+static uint32_t load_info(struct fake *f, const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	if (!in)
+		fail_msg("%s: cannot open (run from the repository root)", path);
+	size_t n = fread(f->mem, 1, sizeof(f->mem), in);
+	fclose(in);
+	assert_true(n >= 16 && n < sizeof(f->mem));
+	return (uint32_t)n;
+}
+
+static void assert_one_grub_module(const struct fake *f)
+{
+	const struct boot_env *env = &f->env;
+	assert_string_equal(env->loader_name, "GRUB 2.06-13+deb12u2");
+	assert_string_equal(env->cmdline, "");
+	assert_int_equal(env->module_count, 1);
+	assert_int_equal(env->modules[0].end - env->modules[0].start, 1u << 20);
+	assert_memory_equal(phys_string(f, env->modules[0].cmdline), "crc32=0x", 8);
+	assert_avoided(env, env->modules[0].start, 1u << 20);
+}
+
+static void test_real_seabios_info_gives_seabios_e820_map(void **state)
+{
+	struct fake *f = *state;
+	uint32_t size = load_info(f, SEABIOS_INFO);
+	assert_int_equal(parse(f), KS_OK);
+	assert_avoided(&f->env, INFO_ADDR, size);
+	assert_one_grub_module(f);
+	assert_string_equal(f->env.map_source, "mmap");
+	assert_int_equal(f->env.efi_bits, 0);
+	/* The oracle: SeaBIOS's own e820 table, as it prints it on its debug port (QEMU
+	 * -device isa-debugcon,iobase=0x402) in the same configuration. */
+	static const struct range e820[] = {
+		{0x0, 0x9fc00, KSLIDE_MEM_USABLE},
+		{0x9fc00, 0x400, KSLIDE_MEM_RESERVED},
+		{0xf0000, 0x10000, KSLIDE_MEM_RESERVED},
+		{0x100000, 0xfee0000, KSLIDE_MEM_USABLE},
+		{0xffe0000, 0x20000, KSLIDE_MEM_RESERVED},
+		{0xfffc0000, 0x40000, KSLIDE_MEM_RESERVED},
+	};
+	assert_int_equal(f->env.map_count, sizeof(e820) / sizeof(e820[0]));
+	for (uint32_t i = 0; i < f->env.map_count; i++)
+		assert_map_entry(&f->env, i, e820[i].base, e820[i].length, e820[i].type);
+}
+
+/* Whether [base, base + length) lies inside the available ranges of GRUB's mmap tag. */
+static bool inside_grub_available(const uint8_t *mmap_tag, uint64_t base, uint64_t length)
+{
+	uint32_t size =
+		mmap_tag[4] | mmap_tag[5] << 8 | mmap_tag[6] << 16 | (uint32_t)mmap_tag[7] << 24;
+	uint32_t entry = mmap_tag[8] | mmap_tag[9] << 8;
+	/* Walk forward from base through touching available entries. */
+	uint64_t covered = base;
+	for (int pass = 0; pass < 64 && covered < base + length; pass++)
+		for (uint32_t off = 16; off + entry <= size; off += entry) {
+			uint64_t b, l;
+			uint32_t t;
+			memcpy(&b, mmap_tag + off, 8);
+			memcpy(&l, mmap_tag + off + 8, 8);
+			memcpy(&t, mmap_tag + off + 16, 4);
+			if (t == KSLIDE_MEM_USABLE && b <= covered && covered < b + l)
+				covered = b + l;
+		}
+	return covered >= base + length;
+}
+
+static void test_real_ovmf_info_keeps_exactly_the_conventional_memory(void **state)
+{
+	struct fake *f = *state;
+	uint32_t size = load_info(f, OVMF_INFO);
+	assert_int_equal(parse(f), KS_OK);
+	assert_avoided(&f->env, INFO_ADDR, size);
+	assert_one_grub_module(f);
+	assert_string_equal(f->env.map_source, "efi");
+	assert_int_equal(f->env.efi_bits, 64);
+	assert_int_not_equal(f->env.efi_system_table, 0);
+	assert_int_equal(f->env.map_dropped, 0);
+
+	/* GRUB's e820-style tag was built before ExitBootServices() from the same firmware map,
+	 * calling more memory available: every usable range the stub keeps must lie inside it. */
+	const uint8_t *mmap_tag = NULL, *efi_tag = NULL;
+	for (uint32_t off = 8; off < size;) {
+		uint32_t type, tag_size;
+		memcpy(&type, f->mem + off, 4);
+		memcpy(&tag_size, f->mem + off + 4, 4);
+		if (type == TAG_MMAP)
+			mmap_tag = f->mem + off;
+		if (type == TAG_EFI_MMAP)
+			efi_tag = f->mem + off;
+		if (type == TAG_END)
+			break;
+		off += (tag_size + 7) & ~7u;
+	}
+	assert_non_null(mmap_tag);
+	assert_non_null(efi_tag);
+	uint64_t usable = 0;
+	for (uint32_t i = 0; i < f->env.map_count; i++) {
+		if (f->env.map[i].type != KSLIDE_MEM_USABLE)
+			continue;
+		usable += f->env.map[i].length;
+		if (!inside_grub_available(mmap_tag, f->env.map[i].base, f->env.map[i].length))
+			fail_msg("usable [%#llx, +%#llx) is not available RAM in GRUB's own map",
+				 (unsigned long long)f->env.map[i].base,
+				 (unsigned long long)f->env.map[i].length);
+	}
+
+	/* And exactly the firmware's conventional memory: no descriptor of another type (GRUB's
+	 * heap in loader code, boot services data, ...) overlaps a usable entry. */
+	uint32_t tag_size, desc_size;
+	memcpy(&tag_size, efi_tag + 4, 4);
+	memcpy(&desc_size, efi_tag + 8, 4);
+	uint64_t conventional = 0;
+	for (uint32_t off = 16; off + desc_size <= tag_size; off += desc_size) {
+		uint32_t type;
+		uint64_t base, pages;
+		memcpy(&type, efi_tag + off, 4);
+		memcpy(&base, efi_tag + off + 8, 8);
+		memcpy(&pages, efi_tag + off + 24, 8);
+		if (type == EFI_CONVENTIONAL) {
+			conventional += pages << 12;
+			continue;
+		}
+		for (uint32_t i = 0; i < f->env.map_count; i++)
+			if (f->env.map[i].type == KSLIDE_MEM_USABLE &&
+			    f->env.map[i].base < base + (pages << 12) &&
+			    base < f->env.map[i].base + f->env.map[i].length)
+				fail_msg("EFI type %u at %#llx is usable", type,
+					 (unsigned long long)base);
+	}
+	assert_int_equal(usable, conventional);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -761,6 +907,8 @@ int main(void)
 		T(test_map_tag_ending_inside_an_entry_is_rejected),
 		T(test_efi_descriptors_smaller_than_40_bytes_are_rejected),
 		T(test_efi_descriptor_wrapping_past_2_64_is_rejected),
+		T(test_real_seabios_info_gives_seabios_e820_map),
+		T(test_real_ovmf_info_keeps_exactly_the_conventional_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

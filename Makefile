@@ -304,12 +304,20 @@ X86_64_ORACLE_PAIRS += $(addprefix ../, kernel.elf:../kernel-up.elf kernel.elf:.
 
 .PHONY: oracle
 oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
-		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS)
+		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) \
+		$(BUILD)/i386/kernel.img $(X86_64)/kernel.img $(X86_64)/kernel-pie.img
 	$(Q)for b in $(ORACLE_I386_ELFS); do \
 		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
 	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \
 		$(BUILD)/bin/reloc-oracle $(X86_64_ORACLE)/$${p%%:*} $(X86_64_ORACLE)/$${p#*:} \
 		|| exit 1; done
+	@# Through the packed images that boot: their payload and table, not a fresh encoding.
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(BUILD)/i386/kernel.img $(BUILD)/i386/kernel.elf \
+		$(BUILD)/i386/kernel-at-22m.elf
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(X86_64)/kernel.img $(X86_64)/kernel.elf \
+		$(X86_64)/kernel-up.elf
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(X86_64)/kernel-pie.img $(X86_64)/kernel-pie.elf \
+		$(X86_64)/kernel-pie-up.elf
 
 #### packed images ####
 $(BUILD)/i386/kernel.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack

@@ -16,7 +16,11 @@
  * packer has consumed them and the kernel never reads them, so they are left out of the
  * comparison and counted in the report.
  *
- *   usage: reloc-oracle A.elf B.elf
+ * With --image A.img (what kslide-pack wrote for A.elf), the payload and table come from the
+ * packed image instead, after the image passes the stub's own check (lib/image.c) and its
+ * payload is shown to be A's bytes: the oracle then judges the file that boots.
+ *
+ *   usage: reloc-oracle [--image A.img] A.elf B.elf
  *   exit 0: identical after moving; 1: a mismatch, or a comparison that would prove nothing.
  */
 #include <elf.h>
@@ -26,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "include/kslide/image.h"
 #include "lib/errors.h"
+#include "lib/image.h"
 #include "lib/reloc.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
@@ -366,8 +372,47 @@ static int comparable(const struct kernel_elf *a, const struct kernel_elf *b)
 	return 1;
 }
 
+/* The relocation table of A's packed image, after the checks the stub makes. 0 or -1. */
+static int table_from_image(const char *path, const struct kernel_elf *a, uint8_t **table,
+			    size_t *table_size)
+{
+	size_t len;
+	uint8_t *img = read_file(path, &len);
+	if (!img) {
+		fprintf(stderr, "%s: %s: cannot read\n", progname, path);
+		return -1;
+	}
+	struct kslide_image_header h;
+	const char *why = "no kslide header";
+	int rc = -1;
+	for (size_t off = 0; off + sizeof(h) <= len; off += 8) {
+		if (memcmp(img + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES) != 0)
+			continue;
+		memcpy(&h, img + off, sizeof(h));
+		if (image_verify(img, len, &h, &why) != KS_OK)
+			break;
+		why = "its payload is not A's";
+		if (h.payload_mem_size != a->mem_size || h.payload_file_size != a->file_size ||
+		    h.link_virt_base != a->link_virt ||
+		    memcmp(img + h.payload_offset, a->payload, a->file_size) != 0)
+			break;
+		why = "out of memory";
+		*table = malloc(h.relocs_size + 1);
+		if (!*table)
+			break;
+		memcpy(*table, img + h.relocs_offset, h.relocs_size);
+		*table_size = h.relocs_size;
+		rc = 0;
+		break;
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s: %s\n", progname, path, why);
+	free(img);
+	return rc;
+}
+
 /* Move A's loaded image to B's address with the packer's table; compare. Returns exit code. */
-static int compare(const struct input *ia, const struct input *ib)
+static int compare(const struct input *ia, const struct input *ib, const char *image)
 {
 	const struct kernel_elf *a = &ia->k, *b = &ib->k;
 	if (!comparable(a, b))
@@ -376,7 +421,10 @@ static int compare(const struct input *ia, const struct input *ib)
 	char err[ERR_CAP];
 	uint8_t *table;
 	size_t table_size;
-	if (pack_encode_relocs(a, &table, &table_size, err, sizeof(err))) {
+	if (image) {
+		if (table_from_image(image, a, &table, &table_size))
+			return 1;
+	} else if (pack_encode_relocs(a, &table, &table_size, err, sizeof(err))) {
 		fprintf(stderr, "%s: encoding A's relocations: %s\n", progname, err);
 		return 1;
 	}
@@ -406,9 +454,10 @@ static int compare(const struct input *ia, const struct input *ib)
 			fprintf(stderr, "%s\n",
 				abs_bad ? ", and absolute references are wrong" : "");
 		} else {
-			printf("reloc-oracle: %llu relocations, %llu bytes identical after moving "
+			printf("reloc-oracle: %s%llu relocations, %llu bytes identical after moving "
 			       "by ",
-			       (unsigned long long)summary.total, (unsigned long long)a->mem_size);
+			       image ? "packed image, " : "", (unsigned long long)summary.total,
+			       (unsigned long long)a->mem_size);
 			print_delta(stdout, delta);
 			printf("%s (%zu link-dependent absolute references left alone",
 			       a->fixups_follow_virt ? " virtual" : "", refs.count);
@@ -429,15 +478,21 @@ static int compare(const struct input *ia, const struct input *ib)
 
 int main(int argc, char **argv)
 {
+	const char *image = NULL;
+	if (argc == 5 && strcmp(argv[1], "--image") == 0) {
+		image = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s A.elf B.elf\n", progname);
+		fprintf(stderr, "usage: %s [--image A.img] A.elf B.elf\n", progname);
 		return 2;
 	}
 	struct input a, b;
 	int rc = 1;
 	if (load(argv[1], &a) == 0) {
 		if (load(argv[2], &b) == 0)
-			rc = compare(&a, &b);
+			rc = compare(&a, &b, image);
 		unload(&b);
 	}
 	unload(&a);

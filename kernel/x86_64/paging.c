@@ -22,10 +22,12 @@
 #include "lib/pagetable.h"
 
 /* One PDPT and a PD per GiB of direct map, plus the image (a PDPT, up to two PDs and its PTs
- * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2). */
+ * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2), plus FIXED_AREA's PDPT, PD and PT. */
 #define KERNEL_IMAGE_MAX (64ull << 20)
+#define FIXED_AREA_TABLES 3
 #define POOL_PAGES                                                                           \
-	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2)
+	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
+	 FIXED_AREA_TABLES)
 
 extern char _kernel_start[];
 

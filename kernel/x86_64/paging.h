@@ -25,4 +25,8 @@ uint64_t kernel_virt_to_phys(const void *p);
  * under the kernel's. */
 uint64_t walk_virt_to_phys(uint64_t virt, uint64_t table_offset);
 
+/* What the live tables allow at virt, as the CPU combines the levels: PTE_PRESENT, and
+ * PTE_WRITABLE and bit 2 (user) only when every level has them; 0 when unmapped. */
+uint64_t walk_rights(uint64_t virt, uint64_t table_offset);
+
 #endif

@@ -11,9 +11,9 @@
 
 #include "kernel/selftest.h"
 
-/* Which arches provide all of the below. Until x86-64 does, kernel/main.c and
- * kernel/selftest.c leave the secrecy half out of its build. */
-#if defined(__i386__)
+/* Which arches provide all of the below; for any other, kernel/main.c and kernel/selftest.c
+ * leave the secrecy half out of its build. */
+#if defined(__i386__) || defined(__x86_64__)
 #define KERNEL_HAS_SECRECY 1
 #else
 #define KERNEL_HAS_SECRECY 0

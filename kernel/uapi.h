@@ -4,7 +4,8 @@
  *
  * Calling convention: the arch's system-call instruction with the number and up to three
  * arguments in registers (i386: int $0x80, EAX = number, EBX, ECX, EDX = arguments, result in
- * EAX). A negative result is -errno.
+ * EAX; x86-64: int $0x80, RAX = number, RDI, RSI, RDX = arguments, result in RAX). A
+ * negative result is -errno.
  */
 #ifndef KSLIDE_KERNEL_UAPI_H
 #define KSLIDE_KERNEL_UAPI_H

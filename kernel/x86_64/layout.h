@@ -23,4 +23,25 @@
 #define VIRT_FOLLOWS_PHYS 0
 #define PAGE_SIZE 4096
 
+/* FIXED_AREA's first page: the read-only alias of the descriptor tables and TSS
+ * (kernel/x86_64/cpu_tables.c), all SIDT and SGDT can show, whatever the slide. */
+#define FIXMAP_VIRT FIXED_AREA
+#define CR0_WP 0x00010000   /* supervisor writes honour read-only pages */
+#define CR4_UMIP 0x00000800 /* SGDT/SIDT/SLDT/SMSW/STR fault outside ring 0 */
+/* Not among lib/pagetable.h's leaf flags: that builder makes kernel mappings only. */
+#define PTE_USER ((uint64_t)1 << 2)
+
+/* Segment selectors of the kernel's GDT, user ones at RPL 3. User data sits just below user
+ * code, the order SYSRET expects (STAR[63:48] = KERNEL_DS), though only INT and IRETQ are used. */
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define USER_DS 0x1b
+#define USER_CS 0x23
+#define TSS_SEL 0x28 /* a 16-byte descriptor: two GDT slots */
+
+/* The user window: programs are linked at USER_BASE; the stack grows down from USER_TOP. */
+#define USER_BASE 0x00400000
+#define USER_PAGES 16
+#define USER_TOP (USER_BASE + USER_PAGES * PAGE_SIZE)
+
 #endif

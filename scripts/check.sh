@@ -31,6 +31,8 @@ stage boot-x86_64 tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh
 stage boot-grub tests/boot/grub.sh "$B"
 # The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
 stage leak-i386 tests/boot/leak.sh "$B" 3
+stage leak-x86_64 tests/boot/leak.sh -a x86_64 "$B" 3
+stage leak-x86_64-pie tests/boot/leak.sh -a x86_64 -k kernel-pie "$B" 3
 stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"
 # ≥ 200 boots each; 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
 stage uniform-i386-2m tests/boot/uniformity.sh "$B/host/tests/uniformity" \

@@ -13,14 +13,17 @@
 #
 # bash, not sh: x86-64 addresses exceed 2^63, which dash clamps and bash wraps; every
 # comparison below is of a difference, which wrapping keeps right.
-# usage: leak.sh [-a i386|x86_64] BUILD_DIR [BOOTS_PER_CPU]
+# usage: leak.sh [-a i386|x86_64] [-k KERNEL] BUILD_DIR [BOOTS_PER_CPU]
+#   -k KERNEL  which build of the arch: BUILD_DIR/ARCH/KERNEL.elf and its images KERNEL.img
+#              and KERNEL-4k.img (default kernel; x86-64 also has kernel-pie)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-arch=i386
+arch=i386 kernel=kernel
 [ "${1:-}" = -a ] && { arch=$2; shift 2; }
+[ "${1:-}" = -k ] && { kernel=$2; shift 2; }
 B=$1
 boots=${2:-3}
-elf=$B/$arch/kernel.elf
+elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
 [ "$arch" = x86_64 ] && cpus="max qemu64"
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-leak.XXXXXX")
@@ -62,9 +65,9 @@ done <"$work/nm.raw" | sort >"$work/nm"
 
 # boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys vslide pslide".
 boot() {
-	local log=$work/$1.$2.log img=$B/$arch/kernel.img
+	local log=$work/$1.$2.log img=$B/$arch/$kernel.img
 	# One boot per CPU at 4 KiB alignment, when that image exists.
-	[ "$2" = 0 ] && [ -f "$B/$arch/kernel-4k.img" ] && img=$B/$arch/kernel-4k.img
+	[ "$2" = 0 ] && [ -f "$B/$arch/$kernel-4k.img" ] && img=$B/$arch/$kernel-4k.img
 	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m 1G -A selftest=leak -l "$log" \
 		-e '^kslide-selftest: [0-9]+ passed, 0 failed' "$img" >/dev/null 2>"$work/err" ||
 		{ cat "$work/err" >&2; return 1; }
@@ -127,7 +130,7 @@ for cpu in $cpus; do
 		[ ! -s "$work/hits" ] && result OK "$what" || result FAIL "$what" "$work/hits"
 
 		sed -n 's/^leak: ksym-unslid //p' "$view" | sort >"$work/unslid"
-		what="$cpu boot $i: unslid kallsyms = nm kernel.elf"
+		what="$cpu boot $i: unslid kallsyms = nm $kernel.elf"
 		diff "$work/nm" "$work/unslid" >"$work/diff" &&
 			result OK "$what ($(wc -l <"$work/nm") symbols)" ||
 			result FAIL "$what" "$work/diff"

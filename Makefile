@@ -241,6 +241,9 @@ $(KERNEL_X86_64_ELFS): $(X86_64)/kernel.kallsyms2.o $(KALLSYMS)
 $(X86_64)/kernel-pie.elf $(X86_64)/kernel-pie-up.elf: $(X86_64)/kernel-pie.kallsyms2.o $(KALLSYMS)
 $(X86_64)/kernel-pie-rela.elf $(X86_64)/kernel-pie-rela-up.elf: \
 	$(X86_64)/kernel-pie-rela.kallsyms2.o $(KALLSYMS)
+# The passes always link at the default bases, even when an -up/-down copy asks for them first
+# (a target's variables would otherwise pass down to its prerequisites).
+$(X86_64_PASS_ELFS): X86_64_BASES :=
 
 $(KERNEL_X86_64_ELFS) $(X86_64)/kernel.pass1.elf $(X86_64)/kernel.pass2.elf: \
 		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld

@@ -135,13 +135,16 @@ $(BUILD)/i386/kallsyms%.o: $(BUILD)/i386/kallsyms%.S
 # --emit-relocs keeps the relocations the packer needs. LINK_PHYS_OVERRIDE links a second
 # copy elsewhere for the relocation oracle test; it must come before -T, because the script's
 # DEFINED(link_phys_override) only sees symbols defined before it.
-KERNEL_I386_DEPS := $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
+# Link flags live here too, so every link depends on this Makefile.
+KERNEL_I386_DEPS := $(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld Makefile
 KERNEL_I386_LINK = $(I386_LD) $(KERNEL_LDFLAGS) -T kernel/i386/kernel.ld --emit-relocs -o $@ \
 	$(KERNEL_I386_OBJS) $(BUILD)/i386/libkslide.a
 $(BUILD)/i386/kernel.pass1.elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms0.o
 	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms0.o
 $(BUILD)/i386/kernel.pass2.elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms1.o
 	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms1.o
+# The passes link at the default base even when a moved oracle copy asks for them first.
+$(BUILD)/i386/kernel.pass1.elf $(BUILD)/i386/kernel.pass2.elf: KERNEL_LDFLAGS :=
 $(BUILD)/i386/kernel%elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms2.o $(KALLSYMS)
 	$(Q)$(KERNEL_I386_LINK) $(BUILD)/i386/kallsyms2.o
 	$(Q)$(KALLSYMS) -o $@.kallsyms.S $@ && cmp -s $@.kallsyms.S $(BUILD)/i386/kallsyms2.S || \
@@ -246,12 +249,13 @@ $(X86_64)/kernel-pie-rela.elf $(X86_64)/kernel-pie-rela-up.elf: \
 $(X86_64_PASS_ELFS): X86_64_BASES :=
 
 $(KERNEL_X86_64_ELFS) $(X86_64)/kernel.pass1.elf $(X86_64)/kernel.pass2.elf: \
-		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld
+		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld Makefile
 	$(Q)$(X86_64_LD) $(X86_64_BASES) -T kernel/x86_64/kernel.ld --emit-relocs -o $@ \
 		$(KERNEL_X86_64_OBJS) $(X86_64)/obj/libkslide.a $(X86_64_KSYMS)
 	$(X86_64_KSYMS_CHECK)
 $(PIE_X86_64_ELFS) $(filter $(X86_64)/kernel-pie%,$(X86_64_PASS_ELFS)): \
-		$(KERNEL_X86_64_PIE_OBJS) $(X86_64)/pie-obj/libkslide.a kernel/x86_64/kernel-pie.ld
+		$(KERNEL_X86_64_PIE_OBJS) $(X86_64)/pie-obj/libkslide.a kernel/x86_64/kernel-pie.ld \
+		Makefile
 	$(Q)$(X86_64_LD) $(X86_64_BASES) -pie --no-dynamic-linker -z text $(PIE_RELOCS) --emit-relocs \
 		-T kernel/x86_64/kernel-pie.ld -o $@ $(KERNEL_X86_64_PIE_OBJS) \
 		$(X86_64)/pie-obj/libkslide.a $(X86_64_KSYMS)

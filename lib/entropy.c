@@ -11,8 +11,11 @@
  *   RDRAND   8 bits per accepted 32-bit sample (a quarter): RDRAND is a CTR_DRBG output
  *           reseeded from that source, so its bits are not all independent fresh entropy.
  *   RDTSC    1 bit per nonzero second difference of 64 back-to-back readings, at most 8.
- *           Constant increments (an emulator in -icount mode) credit nothing.
- *   PIT      same rule over 32 latched readings of channel 0, at most 4.
+ *           Readings a steady clock could produce credit nothing (see steady_clock): an
+ *           emulator counting instructions (QEMU -icount) gives constant increments.
+ *   PIT      same rule over 32 latched readings of channel 0, at most 4. Under -icount the
+ *           PIT is read in instruction time too: its steps alternate between two values
+ *           in a fixed pattern, which steady_clock recognizes.
  *   RTC      0: the wall-clock time is guessable to within seconds. Mixed, never credited.
  *
  * A source that looks stuck (see hwrng_stuck) is not "answered" and credits 0. The total is
@@ -174,6 +177,32 @@ static uint32_t jitter_credit(const uint64_t *deltas, unsigned n, uint32_t cap)
 	return credit;
 }
 
+/*
+ * True when the steps could come from a clock of constant rate read at a constant rate, with
+ * nothing else in between: the readings are then floor(i * r + c) for some r and c, and such a
+ * sequence of steps is "balanced" (any two runs of the same length sum to within 1 of each
+ * other; Lothaire, Algebraic Combinatorics on Words, ch. 2). A deterministic emulator produces
+ * exactly this; real jitter breaks it within a few readings. 'deltas' holds n steps.
+ */
+static bool steady_clock(const uint64_t *deltas, unsigned n)
+{
+	for (unsigned len = 1; len < n; len++) {
+		uint64_t sum = 0, lo, hi;
+
+		for (unsigned i = 0; i < len; i++)
+			sum += deltas[i];
+		lo = hi = sum;
+		for (unsigned i = len; i < n; i++) {
+			sum += deltas[i] - deltas[i - len];
+			lo = sum < lo ? sum : lo;
+			hi = sum > hi ? sum : hi;
+		}
+		if (hi - lo > 1)
+			return false;
+	}
+	return true;
+}
+
 static bool any_nonzero(const uint64_t *v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -200,7 +229,8 @@ static struct outcome tsc_gather(const struct arch_ops *arch, struct mix_pool *p
 	for (unsigned i = 0; i + 1 < TSC_READINGS; i++)
 		deltas[i] = t[i + 1] - t[i];
 	o.answered = any_nonzero(deltas, TSC_READINGS - 1);
-	o.credit = jitter_credit(deltas, TSC_READINGS - 1, TSC_MAX_CREDIT);
+	if (!steady_clock(deltas, TSC_READINGS - 1))
+		o.credit = jitter_credit(deltas, TSC_READINGS - 1, TSC_MAX_CREDIT);
 	return o;
 }
 
@@ -235,7 +265,8 @@ static struct outcome pit_gather(const struct arch_ops *arch, struct mix_pool *p
 	if (floating || !any_nonzero(deltas, PIT_READINGS - 1))
 		return o;
 	o.answered = true;
-	o.credit = jitter_credit(deltas, PIT_READINGS - 1, PIT_MAX_CREDIT);
+	if (!steady_clock(deltas, PIT_READINGS - 1))
+		o.credit = jitter_credit(deltas, PIT_READINGS - 1, PIT_MAX_CREDIT);
 	return o;
 }
 

@@ -390,8 +390,30 @@ static void tsc_that_never_moves_is_not_answered(void **state)
 	assert_int_equal(m.r.credited_bits, 0);
 }
 
-/* One odd step among constant ones changes the step twice (into and out of it): 2 bits. */
+/*
+ * One odd step among constant ones changes the step twice (into and out of it): 2 bits. It is
+ * 2 cycles off, which no steady clock gives (see the next test).
+ */
 static void tsc_credits_one_bit_per_change_of_step(void **state)
+{
+	(void)state;
+	uint64_t steps[64];
+	struct machine m;
+
+	for (int i = 0; i < 64; i++)
+		steps[i] = 20;
+	steps[10] = 22;
+	bare(&m);
+	with_tsc(&m);
+	m.f.tsc_steps = steps;
+	m.f.tsc_nsteps = 64;
+	gather(&m, ENTROPY_BIT(ENTROPY_RDTSC));
+	assert_int_equal(m.r.credited[ENTROPY_RDTSC], 2);
+	assert_int_equal(m.r.credited_bits, 2);
+}
+
+/* A steady 20.016 cycles per reading: one step of 21 among 20s is rounding, not jitter. */
+static void tsc_off_by_one_once_credits_nothing(void **state)
 {
 	(void)state;
 	uint64_t steps[64];
@@ -405,8 +427,8 @@ static void tsc_credits_one_bit_per_change_of_step(void **state)
 	m.f.tsc_steps = steps;
 	m.f.tsc_nsteps = 64;
 	gather(&m, ENTROPY_BIT(ENTROPY_RDTSC));
-	assert_int_equal(m.r.credited[ENTROPY_RDTSC], 2);
-	assert_int_equal(m.r.credited_bits, 2);
+	assert_int_equal(m.r.answered, ENTROPY_BIT(ENTROPY_RDTSC));
+	assert_int_equal(m.r.credited_bits, 0);
 }
 
 /* Also covers a TSC that wraps past 2^64 while being read. */
@@ -475,6 +497,46 @@ static void pit_with_steady_countdown_credits_nothing_even_across_wrap(void **st
 	gather(&m, ENTROPY_BIT(ENTROPY_PIT));
 	assert_int_equal(m.r.answered, ENTROPY_BIT(ENTROPY_PIT));
 	assert_int_equal(m.r.credited_bits, 0);
+}
+
+/*
+ * A PIT read in instruction time, as under QEMU -icount: count = 60000 - floor(i * 3.579), so
+ * the steps are 3s and 4s in a fixed irregular pattern. They change often, yet nothing in
+ * them is random.
+ */
+static void pit_read_at_a_steady_rate_credits_nothing(void **state)
+{
+	(void)state;
+	uint16_t counts[32];
+	struct machine m;
+
+	for (int i = 0; i < 32; i++)
+		counts[i] = (uint16_t)(60000 - (i * 3579) / 1000);
+	bare(&m);
+	with_pit(&m);
+	m.f.pit_values = counts;
+	m.f.pit_count = 32;
+	gather(&m, ENTROPY_BIT(ENTROPY_PIT));
+	assert_int_equal(m.r.answered, ENTROPY_BIT(ENTROPY_PIT));
+	assert_int_equal(m.r.credited_bits, 0);
+}
+
+/* The same clock with one reading late by two ticks is jitter again. */
+static void pit_steady_rate_with_one_late_reading_is_credited(void **state)
+{
+	(void)state;
+	uint16_t counts[32];
+	struct machine m;
+
+	for (int i = 0; i < 32; i++)
+		counts[i] = (uint16_t)(60000 - (i * 3579) / 1000);
+	counts[12] -= 2;
+	bare(&m);
+	with_pit(&m);
+	m.f.pit_values = counts;
+	m.f.pit_count = 32;
+	gather(&m, ENTROPY_BIT(ENTROPY_PIT));
+	assert_int_equal(m.r.credited[ENTROPY_PIT], 4);
 }
 
 static void pit_jitter_is_capped_at_4_bits(void **state)
@@ -629,10 +691,13 @@ int main(void)
 		cmocka_unit_test(tsc_with_constant_increments_answers_but_credits_nothing),
 		cmocka_unit_test(tsc_that_never_moves_is_not_answered),
 		cmocka_unit_test(tsc_credits_one_bit_per_change_of_step),
+		cmocka_unit_test(tsc_off_by_one_once_credits_nothing),
 		cmocka_unit_test(tsc_readings_reach_the_pool),
 		cmocka_unit_test(pit_that_reads_all_ones_is_not_answered),
 		cmocka_unit_test(stopped_pit_is_not_answered),
 		cmocka_unit_test(pit_with_steady_countdown_credits_nothing_even_across_wrap),
+		cmocka_unit_test(pit_read_at_a_steady_rate_credits_nothing),
+		cmocka_unit_test(pit_steady_rate_with_one_late_reading_is_credited),
 		cmocka_unit_test(pit_jitter_is_capped_at_4_bits),
 		cmocka_unit_test(pit_readings_reach_the_pool),
 		cmocka_unit_test(rtc_answers_after_the_update_but_is_never_credited),

@@ -77,8 +77,8 @@ $(BUILD)/i386/libkslide.a: $(LIB_ALL:%.c=$(BUILD)/i386/obj/%.o)
 
 # The parts of the stub both arches share; each adds its entry code and handoff.
 STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o boot/stub.o \
-	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o arch/x86/arch_ops.o \
-	arch/x86/serial.o
+	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
+	arch/x86/arch_ops.o arch/x86/serial.o
 STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/handoff.o \
 	$(STUB_COMMON_OBJS))
 

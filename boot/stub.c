@@ -24,6 +24,7 @@
 #include "boot/handoff.h"
 #include "boot/multiboot1.h"
 #include "boot/multiboot2.h"
+#include "boot/random_dump.h"
 #include "boot/stub.h"
 #include "include/kslide/image.h"
 #include "lib/cmdline.h"
@@ -388,6 +389,7 @@ uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
 	fill_boot_info(base, map.total, &virt, flags, &report, &rng);
+	random_dump(env.cmdline, cmdline_length(), &rng);
 	uintptr_t entry = move_and_relocate(&boot_info);
 	if (entry)
 		report_line(&boot_info, &report);

@@ -90,7 +90,7 @@ $(BUILD)/i386/stub.bin: $(BUILD)/i386/stub.elf
 
 KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/i386/probes.o \
 	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
-	kernel/bootinfo_check.o arch/x86/serial.o)
+	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
 # The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
 # Each arch adds its own half (cpu_tables, vectors, trap, space, leak_arch, try_write).
 KERNEL_SECRECY_SRCS := kernel/printk.o kernel/kptr.o kernel/syslog.o kernel/sysctl.o \
@@ -201,7 +201,7 @@ $(X86_64)/stub.bin: $(X86_64)/stub.elf
 KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/x86_64/probes.o kernel/x86_64/walk.o \
 	kernel/x86_64/paging.o kernel/x86_64/paging_check.o \
 	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
-	kernel/bootinfo_check.o arch/x86/serial.o
+	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
 KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/vectors.o kernel/x86_64/trap.o \
 	kernel/x86_64/space.o kernel/x86_64/leak_arch.o kernel/x86_64/try_write.o \
 	$(KERNEL_SECRECY_SRCS)

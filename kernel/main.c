@@ -12,6 +12,7 @@
 #include "kernel/memory.h"
 #include "kernel/printk.h"
 #include "kernel/qemu_exit.h"
+#include "kernel/report.h"
 #include "kernel/selftest.h"
 #include "kernel/sysctl.h"
 #include "lib/cmdline.h"
@@ -42,6 +43,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	if (kslide_virt_slide(bi) != kslide_phys_slide(bi))
 		kprintf(" vslide=0x%llx", (unsigned long long)kslide_virt_slide(bi));
 	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
+	report_usable_memory(bi);
 
 #if KERNEL_HAS_SECRECY
 	/* The secrecy half: from here on the base is not to be shown to user mode. */

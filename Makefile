@@ -473,9 +473,10 @@ $(BOOTSTRAP_STAMP): scripts/bootstrap.sh
 bootstrap:
 	$(Q)scripts/bootstrap.sh
 
-$(BUILD)/host/tests/uniformity: tests/boot/uniformity.c
+$(BUILD)/host/tests/uniformity: tests/boot/uniformity.c tools/stat/stats.c tools/stat/stats.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) $< -lgsl -lgslcblas -lm -o $@
+	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) -I. tests/boot/uniformity.c tools/stat/stats.c \
+		-lgsl -lgslcblas -lm -o $@
 
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The uniformity checker must be able to fail: it must reject the seed patch's distribution
-# (rand & 0x3ffffff, 2 MiB aligned, raised to 16 MiB) and a base outside the slots, and accept
-# draws that are uniform; for x86-64 likewise on the virtual base (vslots), and its
-# independence test must pass independent draws and reject a virtual base that follows the
-# physical one. Prints "uniformity-selftest: N passed, M failed".
+# (1 MiB + (rand & 0x3ffffff), rounded up to 2 MiB, raised to 16 MiB) and a base outside the
+# slots, and accept draws that are uniform; for x86-64 likewise on the virtual base (vslots),
+# and its independence test must pass independent draws and reject a virtual base that follows
+# the physical one. Prints "uniformity-selftest: N passed, M failed".
 set -u
 checker=$1
 passed=0 failed=0
@@ -17,8 +17,9 @@ lines() { # lines N SEED MODE
 	awk -v n="$1" -v seed="$2" -v mode="$3" 'BEGIN {
 		srand(seed); slots = 440
 		for (i = 0; i < n; i++) {
-			if (mode == "seed") {   # the 2011 patch: 64 MiB window, bumped to 16 MiB
-				r = int(rand() * 67108864); b = r - r % 2097152
+			if (mode == "seed") {   # the 2011 patch, kernel loaded at 1 MiB (tools/stat/seed.c)
+				r = int(rand() * 67108864); b = 1048576 + r
+				b = b + (2097152 - b % 2097152) % 2097152
 				if (b < 16777216) b = 16777216
 			} else if (mode == "outside") {
 				b = 16777216 + slots * 2097152

@@ -2,7 +2,8 @@
  * Judges whether observed bases look uniform over the slots the stub reported.
  * Reads "kslide: ..." lines on stdin; checks every base is a slot, that the number of
  * distinct bases is not far below what uniform sampling predicts, and a chi-square test
- * (GSL) over equal-size groups of slots.
+ * (GSL) over equal-size groups of slots. Those figures come from tools/stat/stats.c, which
+ * kslide-stat uses too.
  *
  * usage: uniformity --field phys|base --lo ADDR --align N [--slots slots|vslots] [--min-p P]
  *        uniformity --independence --lo ADDR --align N --vlo ADDR --valign N [--min-p P]
@@ -12,15 +13,14 @@
  * Exit 0 when uniform (independent) enough, 1 when not, 2 on bad input.
  */
 #include <gsl/gsl_cdf.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/stat/stats.h"
+
 #define MAX_SAMPLES 100000
-#define MIN_EXPECTED_PER_BIN 5.0 /* the usual validity rule for the chi-square approximation */
-#define DISTINCT_SIGMAS 4.0      /* one-sided; a false alarm about once in 30,000 runs */
 
 #define BINS 4 /* per axis of the independence table: 16 cells, >= 5 expected each at n >= 80 */
 
@@ -36,31 +36,6 @@ static int field_value(const char *line, const char *field, uint64_t *out)
 		return -1;
 	*out = strtoull(p + strlen(key), NULL, 0);
 	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Expected number of distinct values, and its standard deviation, for n uniform draws
- * from s values (occupancy problem). */
-static void distinct_expectation(double s, double n, double *mean, double *sd)
-{
-	double q1 = pow(1 - 1 / s, n), q2 = pow(1 - 2 / s, n);
-	*mean = s * (1 - q1);
-	double var = s * (s - 1) * q2 + s * q1 - s * s * q1 * q1;
-	*sd = sqrt(var > 0 ? var : 0);
-}
-
-/* Number of slot indexes in [0, s) that fall in bin j of k when bin(i) = floor(i * k / s). */
-static double bin_size(uint64_t j, uint64_t k, uint64_t s)
-{
-	/* first index of bin j is ceil(j * s / k) */
-	unsigned __int128 a = ((unsigned __int128)j * s + k - 1) / k;
-	unsigned __int128 b = ((unsigned __int128)(j + 1) * s + k - 1) / k;
-	return (double)(b - a);
 }
 
 /* Slot index of the value in field, checked against the slot count in slots_field. */
@@ -93,7 +68,7 @@ static unsigned bin_of(uint64_t index, uint64_t slots)
 /* Pearson's test of independence: expected counts from the observed marginals. */
 static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p)
 {
-	double cell[BINS][BINS] = { { 0 } }, row[BINS] = { 0 }, col[BINS] = { 0 };
+	double cell[BINS][BINS] = {{0}}, row[BINS] = {0}, col[BINS] = {0};
 	for (size_t i = 0; i < n; i++) {
 		unsigned r = bin_of(samples[i], slots), c = bin_of(vsamples[i], vslots);
 		cell[r][c]++, row[r]++, col[c]++;
@@ -103,7 +78,8 @@ static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p)
 		for (unsigned c = 0; c < BINS; c++) {
 			double expected = row[r] * col[c] / (double)n;
 			if (expected > 0)
-				chi2 += (cell[r][c] - expected) * (cell[r][c] - expected) / expected;
+				chi2 += (cell[r][c] - expected) * (cell[r][c] - expected) /
+					expected;
 		}
 	double p = gsl_cdf_chisq_Q(chi2, (BINS - 1) * (BINS - 1));
 	printf("independence(phys, base): samples=%zu table=%dx%d chi2=%.1f p=%.4f: %s\n", n, BINS,
@@ -150,7 +126,8 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	while (fgets(line, sizeof(line), stdin) && n < MAX_SAMPLES) {
 		int rc = pairs ? slot_index(line, "phys", "slots", lo, align, &slots, &samples[n])
-			       : slot_index(line, field, slots_field, lo, align, &slots, &samples[n]);
+			       : slot_index(line, field, slots_field, lo, align, &slots,
+					    &samples[n]);
 		if (rc == 0 && pairs)
 			rc = slot_index(line, "base", "vslots", vlo, valign, &vslots, &vsamples[n]);
 		if (rc > 0)
@@ -164,31 +141,19 @@ int main(int argc, char **argv)
 	if (pairs)
 		return independence(n, slots, vslots, min_p);
 
-	qsort(samples, n, sizeof(samples[0]), cmp_u64);
-	size_t distinct = 1;
-	for (size_t i = 1; i < n; i++)
-		distinct += samples[i] != samples[i - 1];
-	double mean, sd;
-	distinct_expectation((double)slots, (double)n, &mean, &sd);
-
-	uint64_t k = (uint64_t)((double)n / MIN_EXPECTED_PER_BIN);
-	k = k > slots ? slots : k < 2 ? 2 : k;
-	double chi2 = 0;
-	size_t i = 0;
-	for (uint64_t j = 0; j < k; j++) {
-		double observed = 0;
-		while (i < n && (unsigned __int128)samples[i] * k / slots == j)
-			observed++, i++;
-		double expected = (double)n * bin_size(j, k, slots) / (double)slots;
-		chi2 += (observed - expected) * (observed - expected) / expected;
+	struct uniformity u;
+	if (uniformity_measure(samples, n, slots, &u)) {
+		fprintf(stderr, "uniformity: cannot measure these samples\n");
+		return 2;
 	}
-	double p = gsl_cdf_chisq_Q(chi2, (double)(k - 1));
-
-	int few = (double)distinct < mean - DISTINCT_SIGMAS * sd;
-	int skewed = p < min_p;
+	int few = (double)u.distinct < u.distinct_mean - STATS_DISTINCT_SIGMAS * u.distinct_sd;
+	int skewed = u.p < min_p;
 	printf("uniformity(%s): samples=%zu slots=%llu distinct=%zu (uniform: %.1f +- %.1f) "
 	       "chi2=%.1f bins=%llu p=%.4f: %s\n",
-	       field, n, (unsigned long long)slots, distinct, mean, sd, chi2, (unsigned long long)k,
-	       p, few ? "FAIL (too few distinct bases)" : skewed ? "FAIL (not uniform)" : "ok");
+	       field, n, (unsigned long long)slots, u.distinct, u.distinct_mean, u.distinct_sd,
+	       u.chi2, (unsigned long long)u.bins, u.p,
+	       few	? "FAIL (too few distinct bases)"
+	       : skewed ? "FAIL (not uniform)"
+			: "ok");
 	return few || skewed;
 }

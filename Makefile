@@ -302,7 +302,19 @@ $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 
-tools: $(BUILD)/bin/kslide-pack
+# kslide-stat (tools/stat/): boots an image many times and measures its bases.
+STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
+	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
+	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o)
+STAT_LIBS := -lcairo -lgsl -lgslcblas -lm
+
+$(BUILD)/tool/tools/stat/plot.o: TOOL_CFLAGS += $(shell pkg-config --cflags cairo 2>/dev/null)
+
+$(BUILD)/bin/kslide-stat: $(STAT_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(STAT_LIBS) -o $@
+
+tools: $(BUILD)/bin/kslide-pack $(BUILD)/bin/kslide-stat
 
 #### relocation oracle: the linker judges the packer ####
 # The same objects linked at other addresses; moving kernel.elf there with the packer's table

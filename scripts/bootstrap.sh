@@ -36,6 +36,10 @@ need libcmocka-dev header '#include <stdarg.h>\n#include <stddef.h>\n#include <s
 need libcmocka-dev links -lcmocka
 need libgsl-dev header '#include <gsl/gsl_cdf.h>'
 need libgsl-dev links -lgsl
+need libcairo2-dev header '#include <cairo/cairo.h>\n#include <cairo/cairo-svg.h>'
+need libcairo2-dev links -lcairo
+need rng-tools5 has rngtest
+need ent has ent
 need clang has clang
 need libclang-rt-14-dev fuzz_links
 # GRUB boot tests (make iso): grub-mkrescue with the BIOS and UEFI platforms, and UEFI firmware.

@@ -85,3 +85,12 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 	chi_square(index, n, slots, u);
 	return 0;
 }
+
+const char *uniformity_verdict(const struct uniformity *u, double min_p)
+{
+	if ((double)u->distinct < u->distinct_mean - STATS_DISTINCT_SIGMAS * u->distinct_sd)
+		return "NOT UNIFORM (too few distinct values)";
+	if (u->p < min_p)
+		return "NOT UNIFORM (chi-square)";
+	return "uniform";
+}

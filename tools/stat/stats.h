@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STATS_MIN_EXPECTED_PER_BIN 5.0 /* the usual validity rule for the chi-square test */
-#define STATS_MIN_P 0.001          /* below this p-value the draws are called not uniform */
-#define STATS_DISTINCT_SIGMAS 4.0  /* one-sided; a false alarm about once in 30,000 runs */
+#define STATS_MIN_EXPECTED_PER_BIN 5.0	 /* the usual validity rule for the chi-square test */
+#define STATS_MIN_P		   0.001 /* below this p-value the draws are called not uniform */
+#define STATS_DISTINCT_SIGMAS	   4.0	 /* one-sided; a false alarm about once in 30,000 runs */
 
 struct uniformity {
 	size_t samples;
@@ -33,6 +33,9 @@ struct uniformity {
  * Returns 0, or -1 if an index is out of range or the sizes are too small.
  */
 int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniformity *u);
+
+/* "uniform", "NOT UNIFORM (chi-square)" or "NOT UNIFORM (too few distinct values)". */
+const char *uniformity_verdict(const struct uniformity *u, double min_p);
 
 /* Expected number of distinct values, and its standard deviation, for n uniform draws from s. */
 void distinct_expectation(double s, double n, double *mean, double *sd);

@@ -1,0 +1,443 @@
+/*
+ * kslide-stat: measure the entropy a packed image's base really gets. Boots the image N times
+ * under QEMU (or reads lines collected earlier), then prints how the bases spread over the
+ * slots, beside the seed patch and Linux for comparison. See docs/kslide-stat.1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "include/kslide/image.h"
+#include "tools/stat/boots.h"
+#include "tools/stat/layout.h"
+#include "tools/stat/output.h"
+#include "tools/stat/plot.h"
+#include "tools/stat/samples.h"
+#include "tools/stat/seed.h"
+#include "tools/stat/stats.h"
+
+#ifndef KSLIDE_VERSION
+#define KSLIDE_VERSION "0.1"
+#endif
+
+#define DEFAULT_BOOTS	100
+#define DEFAULT_TIMEOUT 60
+#define DEFAULT_CPU	"max"
+#define DEFAULT_MEMORY	"1G"
+#define EXTRA_MAX	64
+#define APPEND_MAX	4096
+
+static const char *progname = "kslide-stat";
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"Usage: %s [options] IMAGE\n"
+		"Boot a packed image N times under QEMU (TCG) and measure how its base is spread:\n"
+		"distinct values, collisions, min-entropy, chi-square uniformity, the entropy\n"
+		"credited, beside the 2011 seed patch and Linux x86-64 for comparison.\n"
+		"\n"
+		"  -n, --boots N          boot N times (default %d)\n"
+		"  -j, --jobs J           run J QEMUs at once (default: the number of CPUs)\n"
+		"      --arch ARCH        qemu-system-ARCH (default: from the image)\n"
+		"      --cpu CPU          QEMU -cpu (default %s)\n"
+		"  -m, --memory SIZE      QEMU -m (default %s)\n"
+		"      --append TEXT      kernel command line\n"
+		"      --qemu-arg WORD    one more QEMU argument (repeatable, in order)\n"
+		"      --timeout SECS     per boot (default %d)\n"
+		"  -f, --from FILE        read lines collected earlier instead of booting (- for "
+		"stdin)\n"
+		"      --bases-out FILE   save the lines used, for --from later\n"
+		"      --random N         ask the stub for N bytes of its generator per boot\n"
+		"                         (kslide.random=N)\n"
+		"      --random-out FILE  write those bytes, in binary, to FILE\n"
+		"      --json             print JSON instead of the table\n"
+		"      --plot FILE        write a histogram of the bases (.png or .svg)\n"
+		"  -h, --help             show this help\n"
+		"  -V, --version          show the version\n",
+		progname, DEFAULT_BOOTS, DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_TIMEOUT);
+}
+
+static int error(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", progname);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+struct options {
+	const char *image, *from, *bases_out, *random_out, *plot, *arch, *cpu, *memory;
+	const char *append;
+	const char *extra[EXTRA_MAX];
+	size_t extra_count;
+	unsigned long boots, jobs, timeout, random;
+	int json;
+};
+
+static int parse_count(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v == 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+enum {
+	OPT_ARCH = 256,
+	OPT_CPU,
+	OPT_APPEND,
+	OPT_QEMU_ARG,
+	OPT_TIMEOUT,
+	OPT_BASES_OUT,
+	OPT_RANDOM,
+	OPT_RANDOM_OUT,
+	OPT_JSON,
+	OPT_PLOT
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{"boots", required_argument, 0, 'n'},
+		{"jobs", required_argument, 0, 'j'},
+		{"arch", required_argument, 0, OPT_ARCH},
+		{"cpu", required_argument, 0, OPT_CPU},
+		{"memory", required_argument, 0, 'm'},
+		{"append", required_argument, 0, OPT_APPEND},
+		{"qemu-arg", required_argument, 0, OPT_QEMU_ARG},
+		{"timeout", required_argument, 0, OPT_TIMEOUT},
+		{"from", required_argument, 0, 'f'},
+		{"bases-out", required_argument, 0, OPT_BASES_OUT},
+		{"random", required_argument, 0, OPT_RANDOM},
+		{"random-out", required_argument, 0, OPT_RANDOM_OUT},
+		{"json", no_argument, 0, OPT_JSON},
+		{"plot", required_argument, 0, OPT_PLOT},
+		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, 'V'},
+		{0, 0, 0, 0},
+	};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	*o = (struct options){.cpu = DEFAULT_CPU,
+			      .memory = DEFAULT_MEMORY,
+			      .append = "",
+			      .boots = DEFAULT_BOOTS,
+			      .jobs = cpus > 0 ? (unsigned long)cpus : 1,
+			      .timeout = DEFAULT_TIMEOUT};
+	int c;
+	while ((c = getopt_long(argc, argv, "n:j:m:f:hV", longs, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, 10000000, &o->boots))
+				return error(NULL, "-n: '%s' is not a count of boots", optarg) + 1;
+			break;
+		case 'j':
+			if (parse_count(optarg, 64, &o->jobs))
+				return error(NULL, "-j: '%s' is not between 1 and 64", optarg) + 1;
+			break;
+		case OPT_ARCH: o->arch = optarg; break;
+		case OPT_CPU: o->cpu = optarg; break;
+		case 'm': o->memory = optarg; break;
+		case OPT_APPEND: o->append = optarg; break;
+		case OPT_QEMU_ARG:
+			if (o->extra_count == EXTRA_MAX)
+				return error(NULL, "too many --qemu-arg (at most %d)", EXTRA_MAX) +
+				       1;
+			o->extra[o->extra_count++] = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_count(optarg, 86400, &o->timeout))
+				return error(NULL, "--timeout: '%s' is not a number of seconds",
+					     optarg) +
+				       1;
+			break;
+		case 'f': o->from = optarg; break;
+		case OPT_BASES_OUT: o->bases_out = optarg; break;
+		case OPT_RANDOM:
+			if (parse_count(optarg, 65536, &o->random))
+				return error(NULL, "--random: '%s' is not between 1 and 65536",
+					     optarg) +
+				       1;
+			break;
+		case OPT_RANDOM_OUT: o->random_out = optarg; break;
+		case OPT_JSON: o->json = 1; break;
+		case OPT_PLOT: o->plot = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("kslide-stat %s\n", KSLIDE_VERSION); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	o->image = argv[optind];
+	if (o->random_out && !o->random && !o->from)
+		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
+		       1;
+	return 0;
+}
+
+/* A file written under a temporary name and renamed into place when everything worked. */
+struct out_file {
+	const char *path;
+	char tmp[4096];
+	FILE *f;
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	o->path = path;
+	o->f = NULL;
+	if (!path)
+		return 0;
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp%ld", path, (long)getpid());
+	o->f = fopen(o->tmp, "wb");
+	return o->f ? 0 : error(path, "%s", strerror(errno));
+}
+
+static int out_commit(struct out_file *o)
+{
+	if (!o->f)
+		return 0;
+	int bad = ferror(o->f) | fclose(o->f);
+	o->f = NULL;
+	if (bad || rename(o->tmp, o->path)) {
+		unlink(o->tmp);
+		return error(o->path, "cannot write: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static void out_discard(struct out_file *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		unlink(o->tmp);
+		o->f = NULL;
+	}
+}
+
+static int take_line(void *ctx, const char *line)
+{
+	struct samples *s = ctx;
+	return samples_add_line(s, line);
+}
+
+static int collect(const struct options *o, const struct kslide_image_header *h, struct samples *s,
+		   char *source, size_t cap, size_t *failed)
+{
+	*failed = 0;
+	if (o->from) {
+		FILE *f = strcmp(o->from, "-") ? fopen(o->from, "r") : stdin;
+		if (!f)
+			return error(o->from, "%s", strerror(errno));
+		int rc = samples_add_file(s, f);
+		if (f != stdin)
+			fclose(f);
+		if (rc)
+			return error(o->from, "%s", s->error);
+		snprintf(source, cap, "%zu boots read from %s", s->n, o->from);
+		return 0;
+	}
+	char qemu[64], append[APPEND_MAX];
+	const char *arch = o->arch ? o->arch : h->arch == KSLIDE_ARCH_X86_64 ? "x86_64" : "i386";
+	snprintf(qemu, sizeof(qemu), "qemu-system-%s", arch);
+	if (o->random)
+		snprintf(append, sizeof(append), "%s%skslide.random=%lu", o->append,
+			 *o->append ? " " : "", o->random);
+	else
+		snprintf(append, sizeof(append), "%s", o->append);
+	struct boot_plan plan = {
+		.image = o->image,
+		.qemu = qemu,
+		.cpu = o->cpu,
+		.memory = o->memory,
+		.append = append,
+		.extra = o->extra,
+		.extra_count = o->extra_count,
+		.boots = o->boots,
+		.jobs = o->jobs,
+		.timeout = (unsigned)o->timeout,
+	};
+	struct boot_outcome out;
+	int rc = boots_run(&plan, take_line, s, &out);
+	if (rc && s->error[0])
+		return error(NULL, "%s", s->error);
+	if (rc)
+		return error(NULL, "booting stopped: %s", strerror(errno));
+	size_t n = (size_t)snprintf(source, cap, "%zu boots: %s -cpu %s -m %s", o->boots, qemu,
+				    o->cpu, o->memory);
+	for (size_t i = 0; i < o->extra_count && n < cap; i++)
+		n += (size_t)snprintf(source + n, cap - n, " %s", o->extra[i]);
+	if (*append && n < cap)
+		snprintf(source + n, cap - n, " -append '%s'", append);
+	*failed = out.failed;
+	if (out.failed)
+		error(o->image, "%zu of %zu boots failed; first: %s", out.failed, o->boots,
+		      out.first_failure);
+	return 0;
+}
+
+/* The slots each base is drawn from, and the recount that checks the stub's figure. */
+static void slot_sets(const struct kslide_image_header *h, const struct samples *s,
+		      struct slot_set *phys, struct slot_set *virt, struct report *r)
+{
+	const struct base_line *b = &s->first;
+	struct slot_set recount;
+	r->phys.slots_stub = b->slots;
+	r->virt.slots_stub = b->vslots;
+	r->phys.recount_from = "image header";
+	layout_contiguous(h->phys_min, h->align, b->slots, phys);
+	if (s->has_usable) {
+		layout_phys_from_map(h, s->usable, s->usable_count, &recount);
+		r->phys.recount_from = "header + kernel's memory map";
+		r->phys.slots_recount = recount.total;
+		if (recount.total == b->slots)
+			*phys = recount;
+	}
+	r->virt.follows_physical = !b->has_vslots;
+	if (b->has_vslots) {
+		uint64_t first = (h->virt_min + b->valign - 1) / b->valign * b->valign;
+		uint64_t size = h->payload_mem_size;
+		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
+		if (h->virt_max + 1 >= first + size)
+			r->virt.slots_recount = (h->virt_max + 1 - size - first) / b->valign + 1;
+	} else {
+		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
+		r->virt.slots_recount = r->phys.slots_recount;
+	}
+}
+
+static int measure(const char *name, const struct slot_set *set, const uint64_t *bases, size_t n,
+		   uint64_t *index, struct base_report *b)
+{
+	b->name = name;
+	for (size_t i = 0; i < n; i++) {
+		int64_t k = layout_index(set, bases[i]);
+		if (k < 0)
+			return error(NULL, "%s base 0x%llx is not one of the %llu slots", name,
+				     (unsigned long long)bases[i], (unsigned long long)set->total);
+		index[i] = (uint64_t)k;
+	}
+	if (uniformity_measure(index, n, set->total, &b->u))
+		return error(NULL,
+			     "need at least 2 bases over at least 2 slots (have %zu over %llu)", n,
+			     (unsigned long long)set->total);
+	b->verdict = uniformity_verdict(&b->u, STATS_MIN_P);
+	return 0;
+}
+
+static void entropy_flags(const struct samples *s, struct report *r)
+{
+	r->layout_bits = log2((double)r->phys.slots_stub);
+	if (!r->virt.follows_physical)
+		r->layout_bits += log2((double)r->virt.slots_stub);
+	r->credited_min = samples_credited_min(s);
+	for (size_t i = 0; i < s->n; i++) {
+		r->zero_boots += s->credited[i] == 0;
+		r->low_boots += (double)s->credited[i] < r->layout_bits;
+	}
+}
+
+static int plot(const struct options *o, const struct report *r, const struct slot_set *phys,
+		const struct slot_set *virt, const uint64_t *pi, const uint64_t *vi, size_t n)
+{
+	struct plot_panel panels[PLOT_PANELS_MAX] = {
+		{"physical base", phys, pi, n},
+		{"virtual base", virt, vi, n},
+	};
+	char title[512];
+	const char *why;
+	snprintf(title, sizeof(title),
+		 "%s: %zu bases, %.2f bits possible, min-entropy %.2f (plug-in)", o->image, n,
+		 log2((double)r->phys.slots_stub), r->phys.u.min_entropy);
+	if (plot_write(o->plot, title, panels, r->virt.follows_physical ? 1 : 2, &why))
+		return error(o->plot, "%s", why);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc == 2 ? 2 : 1;
+
+	struct kslide_image_header h;
+	const char *why;
+	if (layout_read_header(o.image, &h, &why))
+		return error(o.image, "%s", why);
+
+	struct samples s;
+	struct out_file bases_out, random_out;
+	samples_init(&s);
+	if (out_open(&bases_out, o.bases_out) || out_open(&random_out, o.random_out))
+		return 1;
+	s.lines_out = bases_out.f;
+	s.random_out = random_out.f;
+
+	struct report r;
+	char source[APPEND_MAX + 1024];
+	memset(&r, 0, sizeof(r));
+	r.image = o.image;
+	r.source = source;
+	r.samples = &s;
+	rc = collect(&o, &h, &s, source, sizeof(source), &r.boots_failed);
+	if (rc == 0 && s.n < 2)
+		rc = error(o.from ? o.from : o.image, "only %zu base lines; need at least 2", s.n);
+
+	struct slot_set phys, virt;
+	uint64_t *pi = NULL, *vi = NULL;
+	if (rc == 0) {
+		slot_sets(&h, &s, &phys, &virt, &r);
+		pi = malloc(s.n * sizeof(*pi));
+		vi = malloc(s.n * sizeof(*vi));
+		rc = !pi || !vi ? error(NULL, "out of memory")
+				: measure("physical", &phys, s.phys, s.n, pi, &r.phys) ||
+					  measure("virtual", &virt, s.virt, s.n, vi, &r.virt);
+	}
+	if (rc == 0) {
+		seed_patch_distribution(&r.seed);
+		linux_x86_64_distribution(&r.linux64);
+		entropy_flags(&s, &r);
+		if (o.json)
+			output_json(stdout, &r);
+		else
+			output_text(stdout, &r);
+		if (r.phys.slots_recount && r.phys.slots_recount != r.phys.slots_stub)
+			error(o.image, "the stub counted %llu slots, the memory map gives %llu",
+			      (unsigned long long)r.phys.slots_stub,
+			      (unsigned long long)r.phys.slots_recount);
+	}
+	if (rc == 0 && o.plot) {
+		/* measure() sorted the indexes; recompute them in sample order is not needed:
+		 * a histogram does not care about order. */
+		rc = plot(&o, &r, &phys, &virt, pi, vi, s.n);
+	}
+	if (rc == 0)
+		rc = out_commit(&bases_out) | out_commit(&random_out);
+	else {
+		out_discard(&bases_out);
+		out_discard(&random_out);
+	}
+	free(pi);
+	free(vi);
+	samples_free(&s);
+	if (rc == 0 && fflush(stdout))
+		rc = error(NULL, "stdout: %s", strerror(errno));
+	return rc || r.boots_failed ? 1 : 0;
+}

@@ -1,0 +1,233 @@
+/*
+ * Parallel QEMU boots (see boots.h). Each boot writes its serial port to its own file in a
+ * private temporary directory; when QEMU ends, the file is read and removed. A boot passes
+ * when QEMU exits with 1 (the reference kernel wrote 0 to isa-debug-exit) and the log holds a
+ * "kslide: base=" line; other kernels are judged by the base line alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/stat/boots.h"
+
+#define JOBS_MAX       64
+#define POLL_NS	       20000000L /* 20 ms between looks at the running boots */
+#define QEMU_EXIT_PASS 1	 /* (0 << 1) | 1: the kernel wrote 0 to isa-debug-exit */
+#define QEMU_EXIT_FAIL 3	 /* (1 << 1) | 1 */
+#define BAR_WIDTH      40
+#define LOG_LINE_BYTES (1 << 18)
+#define ARGS_FIXED     32
+
+struct job {
+	pid_t pid;
+	size_t number;
+	time_t started;
+	char log[256];
+	bool killed;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static pid_t start_boot(const struct boot_plan *plan, struct job *job)
+{
+	char serial[300];
+	snprintf(serial, sizeof(serial), "file:%s", job->log);
+	const char *argv[ARGS_FIXED + plan->extra_count + 1];
+	size_t n = 0;
+	const char *fixed[] = {plan->qemu,
+			       "-nodefaults",
+			       "-accel",
+			       "tcg",
+			       "-M",
+			       "pc",
+			       "-cpu",
+			       plan->cpu,
+			       "-m",
+			       plan->memory,
+			       "-kernel",
+			       plan->image,
+			       "-append",
+			       plan->append,
+			       "-display",
+			       "none",
+			       "-monitor",
+			       "none",
+			       "-no-reboot",
+			       "-serial",
+			       serial,
+			       "-device",
+			       "isa-debug-exit,iobase=0xf4,iosize=0x04"};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		argv[n++] = fixed[i];
+	for (size_t i = 0; i < plan->extra_count; i++)
+		argv[n++] = plan->extra[i];
+	argv[n] = NULL;
+
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		setpgid(0, 0);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void progress(size_t done, size_t total, time_t start)
+{
+	if (!isatty(2))
+		return;
+	size_t fill = total ? done * BAR_WIDTH / total : BAR_WIDTH;
+	double secs = difftime(time(NULL), start);
+	fprintf(stderr, "\r[%.*s%*s] %zu/%zu boots", (int)fill,
+		"########################################", (int)(BAR_WIDTH - fill), "", done,
+		total);
+	if (secs > 0)
+		fprintf(stderr, ", %.1f/s", (double)done / secs);
+	if (done == total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Hand the log to fn line by line; say whether it held a base line. */
+static int read_log(const char *path, boot_line_fn fn, void *ctx, bool *has_base, char *buf)
+{
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+	*has_base = false;
+	if (!f)
+		return 0;
+	while (rc == 0 && fgets(buf, LOG_LINE_BYTES, f)) {
+		if (!strncmp(buf, "kslide: base=", strlen("kslide: base=")))
+			*has_base = true;
+		rc = fn(ctx, buf);
+	}
+	fclose(f);
+	return rc;
+}
+
+static void note_failure(struct boot_outcome *out, const struct job *job, const char *why)
+{
+	out->failed++;
+	if (!out->first_failure[0])
+		snprintf(out->first_failure, sizeof(out->first_failure), "boot %zu: %s",
+			 job->number, why);
+}
+
+/* A boot ended with 'status': judge it and pass its lines on. */
+static int finish(const struct boot_plan *plan, struct job *job, int status, boot_line_fn fn,
+		  void *ctx, struct boot_outcome *out, char *buf)
+{
+	(void)plan;
+	bool has_base;
+	int rc = read_log(job->log, fn, ctx, &has_base, buf);
+	unlink(job->log);
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (job->killed)
+		note_failure(out, job, "timed out");
+	else if (code == 127)
+		note_failure(out, job, "QEMU could not be started");
+	else if (!has_base)
+		note_failure(out, job, "no kslide: base= line");
+	else if (code == QEMU_EXIT_FAIL)
+		note_failure(out, job, "the kernel reported failure");
+	else
+		out->passed++;
+	job->pid = 0;
+	return rc;
+}
+
+static void kill_all(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0) {
+			kill(-jobs[i].pid, SIGKILL);
+			kill(jobs[i].pid, SIGKILL);
+			waitpid(jobs[i].pid, NULL, 0);
+			unlink(jobs[i].log);
+		}
+}
+
+int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out)
+{
+	char dir[] = "/tmp/kslide-stat.XXXXXX";
+	size_t jobs_n = plan->jobs < 1 ? 1 : plan->jobs > JOBS_MAX ? JOBS_MAX : plan->jobs;
+	struct job jobs[JOBS_MAX];
+	char *buf = malloc(LOG_LINE_BYTES);
+	memset(out, 0, sizeof(*out));
+	memset(jobs, 0, sizeof(jobs));
+	if (!buf || !mkdtemp(dir)) {
+		free(buf);
+		return -1;
+	}
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	time_t start = time(NULL);
+	size_t started = 0, done = 0;
+	int rc = 0;
+	progress(0, plan->boots, start);
+	while (done < plan->boots && rc == 0 && !interrupted) {
+		for (size_t i = 0; i < jobs_n && started < plan->boots; i++) {
+			if (jobs[i].pid)
+				continue;
+			jobs[i].number = ++started;
+			jobs[i].started = time(NULL);
+			jobs[i].killed = false;
+			snprintf(jobs[i].log, sizeof(jobs[i].log), "%s/boot-%zu.log", dir, started);
+			jobs[i].pid = start_boot(plan, &jobs[i]);
+			if (jobs[i].pid < 0) {
+				jobs[i].pid = 0;
+				rc = -1;
+				break;
+			}
+		}
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		for (size_t i = 0; pid > 0 && i < jobs_n; i++)
+			if (jobs[i].pid == pid) {
+				rc = finish(plan, &jobs[i], status, fn, ctx, out, buf);
+				progress(++done, plan->boots, start);
+			}
+		if (pid > 0)
+			continue;
+		for (size_t i = 0; i < jobs_n; i++)
+			if (jobs[i].pid && !jobs[i].killed &&
+			    difftime(time(NULL), jobs[i].started) > plan->timeout) {
+				kill(-jobs[i].pid, SIGKILL);
+				kill(jobs[i].pid, SIGKILL);
+				jobs[i].killed = true;
+			}
+		nanosleep(&(struct timespec){0, POLL_NS}, NULL);
+	}
+	kill_all(jobs, jobs_n);
+	rmdir(dir);
+	free(buf);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (interrupted) {
+		if (isatty(2))
+			fputc('\n', stderr);
+		errno = EINTR;
+		return -1;
+	}
+	return rc;
+}

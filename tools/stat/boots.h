@@ -1,0 +1,33 @@
+/*
+ * Booting a packed image many times under QEMU (TCG), a few at a time, and handing every
+ * serial line to the caller. A progress bar goes to stderr when it is a terminal.
+ */
+#ifndef KSLIDE_TOOLS_STAT_BOOTS_H
+#define KSLIDE_TOOLS_STAT_BOOTS_H
+
+#include <stddef.h>
+
+struct boot_plan {
+	const char *image;
+	const char *qemu;	  /* "qemu-system-i386" or "qemu-system-x86_64" */
+	const char *cpu;	  /* -cpu */
+	const char *memory;	  /* -m */
+	const char *append;	  /* kernel command line */
+	const char *const *extra; /* --qemu-arg words, in order */
+	size_t extra_count;
+	size_t boots, jobs;
+	unsigned timeout; /* seconds per boot */
+};
+
+struct boot_outcome {
+	size_t passed, failed; /* failed: no base line, a timeout or a kernel failure verdict */
+	char first_failure[512];
+};
+
+/* Called with each line of each finished boot's serial log; nonzero stops the run. */
+typedef int (*boot_line_fn)(void *ctx, const char *line);
+
+/* Run the plan; 0 when it ran to the end (boots may still have failed), -1 on a setup error. */
+int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out);
+
+#endif

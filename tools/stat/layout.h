@@ -1,0 +1,52 @@
+/*
+ * Where a base may land: the image's constraints (include/kslide/image.h) and the slot sets
+ * they give. The physical set is recounted here from the image header and the memory map the
+ * kernel reported, independently of the stub's arithmetic (lib/slots.c), so the stub's slots=
+ * can be checked rather than believed.
+ */
+#ifndef KSLIDE_TOOLS_STAT_LAYOUT_H
+#define KSLIDE_TOOLS_STAT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "include/kslide/image.h"
+#include "tools/stat/lines.h"
+
+#define LAYOUT_SPANS_MAX 64
+
+/* Slots 'align' apart: span i holds count[i] bases from first[i]. */
+struct slot_set {
+	uint64_t align;
+	size_t spans;
+	uint64_t first[LAYOUT_SPANS_MAX];
+	uint64_t count[LAYOUT_SPANS_MAX];
+	uint64_t total;
+};
+
+/* Read and verify the packed image's header. 0, or -1 with *why set. */
+int layout_read_header(const char *path, struct kslide_image_header *h, const char **why);
+
+/*
+ * Every base b, a multiple of h->align with phys_min <= b and b + payload_mem_size - 1 <=
+ * phys_max, whose kernel lies inside one usable span. Loader data and the packed image itself,
+ * which the stub also avoids, are not in the map; below phys_min (as under QEMU) they change
+ * nothing, elsewhere the recount can exceed the stub's count.
+ */
+void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
+			  size_t count, struct slot_set *set);
+
+/* 'slots' bases from the first multiple of 'align' at or above 'lo'. */
+void layout_contiguous(uint64_t lo, uint64_t align, uint64_t slots, struct slot_set *set);
+
+/* The same set moved by 'delta' (the virtual bases when they follow the physical ones). */
+void layout_shift(const struct slot_set *in, uint64_t delta, struct slot_set *out);
+
+/* Index of 'base' among the set's slots in address order; -1 if it is not one of them. */
+int64_t layout_index(const struct slot_set *set, uint64_t base);
+
+/* Lowest base and the end of the highest kernel: the range a histogram covers. */
+void layout_range(const struct slot_set *set, uint64_t size, uint64_t *lo, uint64_t *hi);
+
+#endif

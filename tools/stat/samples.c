@@ -1,0 +1,165 @@
+/* Gathering the boots' lines into one series (see samples.h). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/stat/samples.h"
+
+#define LINE_MAX_BYTES (1 << 18) /* a random= line of 64 KiB is 128 KiB of hex */
+
+void samples_init(struct samples *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void samples_free(struct samples *s)
+{
+	free(s->phys);
+	free(s->virt);
+	free(s->credited);
+	memset(s, 0, sizeof(*s));
+}
+
+static int fail(struct samples *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->error, sizeof(s->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int grow(struct samples *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 1024;
+	uint64_t *phys = realloc(s->phys, cap * sizeof(*phys));
+	if (phys)
+		s->phys = phys;
+	uint64_t *virt = realloc(s->virt, cap * sizeof(*virt));
+	if (virt)
+		s->virt = virt;
+	unsigned *credited = realloc(s->credited, cap * sizeof(*credited));
+	if (credited)
+		s->credited = credited;
+	if (!phys || !virt || !credited)
+		return fail(s, "out of memory");
+	s->cap = cap;
+	return 0;
+}
+
+static void count_sources(struct samples *s, const struct base_line *b)
+{
+	for (size_t i = 0; i < s->set_count; i++) {
+		struct source_set *set = &s->sets[i];
+		if (strcmp(set->names, b->entropy))
+			continue;
+		set->boots++;
+		set->credited_min =
+			b->credited < set->credited_min ? b->credited : set->credited_min;
+		set->credited_max =
+			b->credited > set->credited_max ? b->credited : set->credited_max;
+		return;
+	}
+	if (s->set_count == SAMPLES_SOURCE_SETS)
+		return;
+	struct source_set *set = &s->sets[s->set_count++];
+	snprintf(set->names, sizeof(set->names), "%s", b->entropy);
+	set->boots = 1;
+	set->credited_min = set->credited_max = b->credited;
+}
+
+static int add_base(struct samples *s, const struct base_line *b)
+{
+	if (s->n == 0) {
+		s->first = *b;
+	} else if (b->slots != s->first.slots || b->align != s->first.align ||
+		   b->vslots != s->first.vslots || b->valign != s->first.valign) {
+		return fail(s,
+			    "slot count changed between boots (%llu at 0x%llx, now %llu at 0x%llx)",
+			    (unsigned long long)s->first.slots, (unsigned long long)s->first.align,
+			    (unsigned long long)b->slots, (unsigned long long)b->align);
+	}
+	if (s->n == s->cap && grow(s))
+		return -1;
+	s->phys[s->n] = b->phys;
+	s->virt[s->n] = b->virt;
+	s->credited[s->n] = b->credited;
+	s->n++;
+	count_sources(s, b);
+	return 0;
+}
+
+static int add_usable(struct samples *s, const struct mem_span *spans, size_t count)
+{
+	if (!s->has_usable) {
+		memcpy(s->usable, spans, count * sizeof(spans[0]));
+		s->usable_count = count;
+		s->has_usable = true;
+		return 0;
+	}
+	if (count != s->usable_count || memcmp(spans, s->usable, count * sizeof(spans[0])))
+		return fail(s, "the usable memory map changed between boots");
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+static int add_random(struct samples *s, const char *hex, size_t len)
+{
+	s->random_lines++;
+	s->random_bytes += len / 2;
+	if (!s->random_out)
+		return 0;
+	for (size_t i = 0; i < len; i += 2)
+		if (putc(hex_digit(hex[i]) << 4 | hex_digit(hex[i + 1]), s->random_out) == EOF)
+			return fail(s, "cannot write the random bytes");
+	return 0;
+}
+
+int samples_add_line(struct samples *s, const char *line)
+{
+	struct base_line b;
+	struct mem_span spans[SAMPLES_USABLE_MAX];
+	size_t count, len;
+	const char *hex;
+	int rc;
+
+	if (line_parse_base(line, &b) == 0)
+		rc = add_base(s, &b);
+	else if (line_parse_usable(line, spans, SAMPLES_USABLE_MAX, &count) == 0)
+		rc = add_usable(s, spans, count);
+	else if (line_parse_random(line, &hex, &len) == 0)
+		rc = add_random(s, hex, len);
+	else if (!strncmp(line, "kslide: random=", strlen("kslide: random=")))
+		return fail(s, "malformed random= line");
+	else
+		return 0;
+	if (rc == 0 && s->lines_out) {
+		size_t n = strcspn(line, "\r\n");
+		fprintf(s->lines_out, "%.*s\n", (int)n, line);
+	}
+	return rc;
+}
+
+int samples_add_file(struct samples *s, FILE *f)
+{
+	char *line = malloc(LINE_MAX_BYTES);
+	int rc = 0;
+	if (!line)
+		return fail(s, "out of memory");
+	while (rc == 0 && fgets(line, LINE_MAX_BYTES, f))
+		rc = samples_add_line(s, line);
+	free(line);
+	return rc;
+}
+
+unsigned samples_credited_min(const struct samples *s)
+{
+	unsigned m = s->n ? s->credited[0] : 0;
+	for (size_t i = 1; i < s->n; i++)
+		m = s->credited[i] < m ? s->credited[i] : m;
+	return m;
+}

@@ -1,0 +1,61 @@
+/*
+ * What a series of boots reported, gathered line by line from serial logs or from a file of
+ * lines collected earlier: the bases, the slot counts (which must not change between boots),
+ * the entropy sources and credit, the memory map, and the random diagnostic bytes.
+ */
+#ifndef KSLIDE_TOOLS_STAT_SAMPLES_H
+#define KSLIDE_TOOLS_STAT_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tools/stat/lines.h"
+
+#define SAMPLES_SOURCE_SETS 16 /* distinct entropy= lists remembered */
+#define SAMPLES_USABLE_MAX  64
+
+struct source_set {
+	char names[LINE_SOURCES_MAX];
+	size_t boots;
+	unsigned credited_min, credited_max;
+};
+
+struct samples {
+	size_t n, cap;
+	uint64_t *phys, *virt;
+	unsigned *credited;
+	struct base_line first; /* slots, align, vslots, valign of every boot */
+
+	struct source_set sets[SAMPLES_SOURCE_SETS];
+	size_t set_count;
+
+	struct mem_span usable[SAMPLES_USABLE_MAX];
+	size_t usable_count;
+	bool has_usable;
+
+	FILE *lines_out;  /* when set, every line used is copied here (--bases-out) */
+	FILE *random_out; /* when set, random= bytes are written here in binary (--random-out) */
+	uint64_t random_bytes;
+	size_t random_lines;
+
+	char error[256]; /* why samples_add_line failed */
+};
+
+void samples_init(struct samples *s);
+void samples_free(struct samples *s);
+
+/*
+ * Take one line; lines that are none of ours are ignored. Returns -1 (with s->error set) when
+ * the line contradicts earlier ones: a different slot count or memory map, a bad random line.
+ */
+int samples_add_line(struct samples *s, const char *line);
+
+/* samples_add_line for every line of f. */
+int samples_add_file(struct samples *s, FILE *f);
+
+/* Lowest credit seen over all boots (0 when there are none). */
+unsigned samples_credited_min(const struct samples *s);
+
+#endif

@@ -495,6 +495,15 @@ check: $(BOOTSTRAP_STAMP)
 		$(TEST_IMAGES) $(BUILD)/examples/minimal-i386/example.img $(ISOS)
 	$(Q)scripts/check.sh $(BUILD)
 
+# The stub's generator output from many boots through rngtest and ent (docs/results.md).
+ENTROPY_BOOTS ?= 100
+ENTROPY_BYTES ?= 8192
+.PHONY: entropy-quality
+entropy-quality: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)nice -n 10 scripts/entropy-quality.sh $(BUILD) $(BUILD)/i386/kernel.img $(ENTROPY_BOOTS) \
+		$(ENTROPY_BYTES)
+
 run: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img 4

@@ -26,6 +26,7 @@ stage reloc-oracle make -s --no-print-directory BUILD="$B" oracle
 stage fuzz-smoke make -s --no-print-directory BUILD="$B" fuzz-smoke
 stage pack-errors tests/pack/errors.sh "$B"
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
+stage kslide-stat tests/stat/check.sh "$B"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
 stage boot-x86_64 tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh
 stage boot-grub tests/boot/grub.sh "$B"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# make check stage for kslide-stat: a small run against the reference image, judged by an
+# independent brute-force recomputation (tests/stat/brute.py), plus the cases where the tool
+# must sound the alarm: the seed patch's skewed bases and a deterministic -icount boot.
+# usage: check.sh BUILD_DIR
+set -u
+B=$1
+stat=$B/bin/kslide-stat image=$B/i386/kernel.img
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kslide-stat-check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+judge() { # judge NAME COMMAND...: the command's status decides
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# 40 boots, 2 at a time, with 256 random bytes from each.
+if "$stat" -n 40 -j 2 --json --bases-out "$tmp/bases.txt" --random 256 \
+	--random-out "$tmp/random.bin" --plot "$tmp/plot.svg" "$image" >"$tmp/stat.json"; then
+	ok "40 boots of $image"
+else
+	not_ok "40 boots of $image"
+fi
+"$here/brute.py" "$tmp/stat.json" "$tmp/bases.txt" "$image" | sed 's/^/  /'
+judge "figures agree with the brute-force computation" \
+	"$here/brute.py" "$tmp/stat.json" "$tmp/bases.txt" "$image" >/dev/null
+judge "the same figures from the saved lines (--from)" \
+	sh -c "'$stat' --json --from '$tmp/bases.txt' '$image' | grep -v '\"source\"' >'$tmp/a' &&
+		grep -v '\"source\"' '$tmp/stat.json' | cmp -s - '$tmp/a'"
+judge "40 x 256 random bytes written" test "$(wc -c <"$tmp/random.bin")" -eq 10240
+judge "the plot is an SVG" grep -q '<svg' "$tmp/plot.svg"
+
+# The seed patch's algorithm (tools/stat/seed.c), 500 draws from awk's generator: kslide-stat
+# must call it not uniform and measure a min-entropy near the exact 2.09 bits.
+awk 'BEGIN { srand(7)
+	for (i = 0; i < 500; i++) {
+		b = 1048576 + int(rand() * 67108864); b += (2097152 - b % 2097152) % 2097152
+		if (b < 16777216) b = 16777216
+		printf "kslide: base=0x%x phys=0x%x slots=440 align=0x200000 entropy=rdrand credited=8\n", b + 3221225472, b
+	} }' >"$tmp/seed.txt"
+"$stat" --from "$tmp/seed.txt" "$image" >"$tmp/seed.out"
+judge "the seed patch's bases are NOT UNIFORM" grep -q 'verdict  *NOT UNIFORM' "$tmp/seed.out"
+judge "and their min-entropy is near 2.09 bits" awk '/min-entropy \(plug-in\)/ {
+	exit !($4 > 1.7 && $4 < 2.5) }' "$tmp/seed.out"
+
+# -icount with a frozen clock makes every boot the same: the stub credits 0 and says
+# PREDICTABLE, kslide-stat flags it and sees a single base.
+"$stat" -n 3 -j 2 --cpu qemu32 --qemu-arg=-icount --qemu-arg=shift=0,sleep=off \
+	--qemu-arg=-rtc --qemu-arg=base=2020-01-01T00:00:00,clock=vm "$image" >"$tmp/icount.out"
+judge "-icount boots are flagged PREDICTABLE" grep -q '^  PREDICTABLE: 3 of 3 boots' "$tmp/icount.out"
+judge "and all give one base" grep -q '^  distinct values  *1 ' "$tmp/icount.out"
+
+# Errors name the file and exit 1.
+"$stat" -n 2 "$B/i386/kernel.elf" 2>"$tmp/err"
+judge "an ELF that is not a packed image is refused" \
+	test $? = 1 -a "$(grep -c "kslide-stat: $B/i386/kernel.elf: no kslide image header" "$tmp/err")" = 1
+printf 'kslide: base=0x1 phys=0x1 slots=440 align=0x200000 entropy=none credited=0\n' >"$tmp/one"
+"$stat" --from "$tmp/one" "$image" 2>"$tmp/err" >/dev/null
+judge "a single base line is refused" test $? = 1 -a -s "$tmp/err"
+
+echo "stat-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -314,8 +314,8 @@ static void slot_sets(const struct kslide_image_header *h, const struct samples 
 		uint64_t first = (h->virt_min + b->valign - 1) / b->valign * b->valign;
 		uint64_t size = h->payload_mem_size;
 		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
-		if (h->virt_max + 1 >= first + size)
-			r->virt.slots_recount = (h->virt_max + 1 - size - first) / b->valign + 1;
+		if (h->virt_max >= size - 1 && h->virt_max - (size - 1) >= first)
+			r->virt.slots_recount = (h->virt_max - (size - 1) - first) / b->valign + 1;
 	} else {
 		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
 		r->virt.slots_recount = r->phys.slots_recount;

@@ -59,14 +59,15 @@ void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_
 	memset(set, 0, sizeof(*set));
 	set->align = h->align;
 	for (size_t i = 0; i < count; i++) {
-		uint64_t lo = usable[i].start > h->phys_min ? usable[i].start : h->phys_min;
-		uint64_t end = usable[i].end; /* exclusive */
-		if (h->phys_max + 1 < end)
-			end = h->phys_max + 1;
-		lo = round_up(lo, h->align);
-		if (end < size || lo > end - size)
+		if (usable[i].end <= usable[i].start || size == 0)
 			continue;
-		add_span(set, lo, (end - size - lo) / h->align + 1);
+		/* inclusive bounds throughout: phys_max may be the last address there is */
+		uint64_t lo = usable[i].start > h->phys_min ? usable[i].start : h->phys_min;
+		uint64_t last = usable[i].end - 1 < h->phys_max ? usable[i].end - 1 : h->phys_max;
+		lo = round_up(lo, h->align);
+		if (last < size - 1 || lo > last - (size - 1))
+			continue;
+		add_span(set, lo, (last - (size - 1) - lo) / h->align + 1);
 	}
 	for (size_t i = 1; i < set->spans; i++) /* address order, whatever the map's */
 		for (size_t j = i; j > 0 && set->first[j - 1] > set->first[j]; j--) {

@@ -58,8 +58,9 @@ int line_parse_base(const char *line, struct base_line *out)
 	out->credited = (unsigned)credited;
 	out->has_vslots = word_u64(line, "vslots", &out->vslots) == 0;
 	if (out->has_vslots) {
+		/* the stub omits valign when it equals align */
 		if (word_u64(line, "valign", &out->valign))
-			return -1;
+			out->valign = out->align;
 	} else {
 		out->vslots = out->slots;
 		out->valign = out->align;

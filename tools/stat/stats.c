@@ -11,12 +11,19 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The occupancy problem: E[distinct] = s(1 - (1 - 1/s)^n), and its variance. */
+/*
+ * The occupancy problem: E[distinct] = s(1 - q1) and
+ * Var = s^2 (q2 - q1^2) + s (q1 - q2), with q1 = (1 - 1/s)^n, q2 = (1 - 2/s)^n.
+ * Both differences are written as expm1 of small logarithms: the direct formula loses every
+ * digit to cancellation once s is in the millions (x86-64 virtual windows at 4 KiB).
+ */
 void distinct_expectation(double s, double n, double *mean, double *sd)
 {
-	double q1 = pow(1 - 1 / s, n), q2 = pow(1 - 2 / s, n);
-	*mean = s * (1 - q1);
-	double var = s * (s - 1) * q2 + s * q1 - s * s * q1 * q1;
+	double q1 = exp(n * log1p(-1 / s));
+	*mean = -s * expm1(n * log1p(-1 / s));
+	double q2_minus_q1sq = q1 * q1 * expm1(n * log1p(-1 / ((s - 1) * (s - 1))));
+	double q1_minus_q2 = -q1 * expm1(n * log1p(-1 / (s - 1)));
+	double var = s * s * q2_minus_q1sq + s * q1_minus_q2;
 	*sd = sqrt(var > 0 ? var : 0);
 }
 

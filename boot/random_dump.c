@@ -12,10 +12,10 @@
 #include "lib/cmdline.h"
 #include "lib/errors.h"
 
-#define RANDOM_OPTION "kslide.random"
+#define RANDOM_OPTION	"kslide.random"
 #define RANDOM_DUMP_MAX 65536u /* 128 KiB of hex per boot is already slow on a UART */
-#define DIGITS_MAX 12
-#define CHUNK 32u
+#define DIGITS_MAX	12
+#define CHUNK		32u
 
 /* Decimal digits only; anything else, or a value over 'max', gives 0. */
 static uint32_t parse_count(const char *s, uint32_t max)
@@ -43,8 +43,8 @@ void random_dump(const char *cmdline, size_t len, struct rng *rng)
 		return;
 	uint32_t n = parse_count(digits, RANDOM_DUMP_MAX);
 	if (n == 0) {
-		console_print("kslide: warning: %s=%s ignored (want 1..%u)\n", RANDOM_OPTION, digits,
-			      RANDOM_DUMP_MAX);
+		console_print("kslide: warning: %s=%s ignored (want 1..%u)\n", RANDOM_OPTION,
+			      digits, RANDOM_DUMP_MAX);
 		return;
 	}
 	console_print("kslide: random=");

@@ -17,7 +17,7 @@
 struct base_line {
 	uint64_t virt, phys;
 	uint64_t slots, align;
-	bool has_vslots; /* x86-64: the virtual base is drawn on its own */
+	bool has_vslots;	 /* x86-64: the virtual base is drawn on its own */
 	uint64_t vslots, valign; /* without vslots=: slots and align; without valign=: align */
 	char entropy[LINE_SOURCES_MAX];
 	unsigned credited;

@@ -362,9 +362,14 @@ static int plot(const struct options *o, const struct report *r, const struct sl
 	};
 	char title[512];
 	const char *why;
-	snprintf(title, sizeof(title),
-		 "%s: %zu bases, %.2f bits possible, min-entropy %.2f (plug-in)", o->image, n,
-		 log2((double)r->phys.slots_stub), r->phys.u.min_entropy);
+	size_t len = (size_t)snprintf(title, sizeof(title),
+				      "%s: %zu bases; physical %.2f bits possible, "
+				      "min-entropy %.2f",
+				      o->image, n, log2((double)r->phys.slots_stub),
+				      r->phys.u.min_entropy);
+	if (!r->virt.follows_physical && len < sizeof(title))
+		snprintf(title + len, sizeof(title) - len, "; virtual %.2f, %.2f",
+			 log2((double)r->virt.slots_stub), r->virt.u.min_entropy);
 	if (plot_write(o->plot, title, panels, r->virt.follows_physical ? 1 : 2, &why))
 		return error(o->plot, "%s", why);
 	return 0;

@@ -52,8 +52,9 @@ static void c_expected(char *o, size_t n, const struct base_report *b)
 }
 static void c_pairs(char *o, size_t n, const struct base_report *b)
 {
-	snprintf(o, n, "%llu (uniform %.1f)", (unsigned long long)b->u.collision_pairs,
-		 b->u.collision_pairs_mean);
+	double m = b->u.collision_pairs_mean;
+	snprintf(o, n, m >= 1 ? "%llu (uniform %.1f)" : "%llu (uniform %.3f)",
+		 (unsigned long long)b->u.collision_pairs, m);
 }
 static void c_h2(char *o, size_t n, const struct base_report *b)
 {
@@ -96,9 +97,9 @@ static void entropy_text(FILE *f, const struct report *r)
 	const struct samples *s = r->samples;
 	fprintf(f, "\nentropy sources (from the stub's kslide: line)\n");
 	for (size_t i = 0; i < s->set_count; i++)
-		fprintf(f, "  %-*s %zu boots, credited %u..%u bits\n", LABEL_WIDTH,
-			s->sets[i].names, s->sets[i].boots, s->sets[i].credited_min,
-			s->sets[i].credited_max);
+		fprintf(f, "  %-*s %zu boot%s, credited %u..%u bits\n", LABEL_WIDTH,
+			s->sets[i].names, s->sets[i].boots, s->sets[i].boots == 1 ? "" : "s",
+			s->sets[i].credited_min, s->sets[i].credited_max);
 	if (r->zero_boots)
 		fprintf(f,
 			"  PREDICTABLE: %zu of %zu boots credited 0 bits; their bases carry no "

@@ -61,6 +61,18 @@ static uint64_t slot_address(const struct slot_set *set, uint64_t index)
 	return 0;
 }
 
+/* "816 MiB", "1.5 GiB", "+96.0 TiB": short enough for a tick. */
+static void size_label(char *buf, size_t cap, const char *sign, uint64_t v)
+{
+	double d = (double)v;
+	if (d >= 1024 * 1024 * MIB)
+		snprintf(buf, cap, "%s%.1f TiB", sign, d / (1024 * 1024 * MIB));
+	else if (d >= 16 * 1024 * MIB)
+		snprintf(buf, cap, "%s%.1f GiB", sign, d / (1024 * MIB));
+	else
+		snprintf(buf, cap, "%s%.0f MiB", sign, d / MIB);
+}
+
 static void draw_panel(cairo_t *cr, const struct plot_panel *p, double top)
 {
 	uint64_t slots = p->set->total;
@@ -129,22 +141,26 @@ static void draw_panel(cairo_t *cr, const struct plot_panel *p, double top)
 		snprintf(buf, sizeof(buf), "%.0f", v);
 		text(cr, x0 - 6, Y(v) + 4, 11, buf, 1);
 	}
+	/* addresses above 4 GiB (x86-64 virtual) read better as offsets from the first slot */
+	uint64_t origin = slot_address(p->set, 0);
+	int relative = slot_address(p->set, slots - 1) >= (1ull << 32);
 	for (int t = 0; t <= X_TICKS; t++) {
 		uint64_t idx = (uint64_t)((double)(slots - 1) * t / X_TICKS);
 		double x = x0 + ((double)idx + 0.5) * (x1 - x0) / (double)slots;
 		uint64_t a = slot_address(p->set, idx);
-		if (a < (1ull << 32))
-			snprintf(buf, sizeof(buf), "%.0f MiB", (double)a / MIB);
-		else
-			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)a);
-		text(cr, x, y0 + 16, 11, buf, 0.5);
+		size_label(buf, sizeof(buf), relative ? "+" : "", relative ? a - origin : a);
+		text(cr, x, y0 + 16, 11, buf, t == 0 ? 0 : t == X_TICKS ? 1 : 0.5);
 	}
+	if (relative)
+		snprintf(buf, sizeof(buf), "base address, from 0x%llx", (unsigned long long)origin);
+	else
+		snprintf(buf, sizeof(buf), "base address");
+	text(cr, (x0 + x1) / 2, y0 + 36, 12, buf, 0.5);
 	snprintf(buf, sizeof(buf),
 		 "%s: %zu samples over %llu slots, %llu per bar; red: uniform expectation, "
 		 "blue band: +- 2 sd",
 		 p->label, p->n, (unsigned long long)slots, (unsigned long long)group);
 	text(cr, x0, y1 - 10, 12, buf, 0);
-	text(cr, (x0 + x1) / 2, y0 + 36, 12, "base address", 0.5);
 	free(count);
 #undef X
 #undef Y

@@ -5,7 +5,7 @@
 #include "tools/stat/output.h"
 
 #define LABEL_WIDTH  34
-#define COLUMN_WIDTH 22
+#define COLUMN_WIDTH 27
 
 static void row(FILE *f, const char *label, const char *phys, const char *virt)
 {

@@ -87,8 +87,9 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 	double pairs = (double)n * (double)(n - 1) / 2;
 	u->collision_pairs_mean = pairs / (double)slots;
 	/* sum c(c-1) / n(n-1) is an unbiased estimate of the collision probability sum p^2 */
-	u->collision_entropy = u->collision_pairs ? -log2((double)u->collision_pairs / pairs) : NAN;
-	u->min_entropy = -log2((double)u->max_count / (double)n);
+	/* log2(1/x) rather than -log2(x): a certain value then reads 0, not -0 */
+	u->collision_entropy = u->collision_pairs ? log2(pairs / (double)u->collision_pairs) : NAN;
+	u->min_entropy = log2((double)n / (double)u->max_count);
 	chi_square(index, n, slots, u);
 	return 0;
 }
@@ -96,7 +97,7 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 const char *uniformity_verdict(const struct uniformity *u, double min_p)
 {
 	if ((double)u->distinct < u->distinct_mean - STATS_DISTINCT_SIGMAS * u->distinct_sd)
-		return "NOT UNIFORM (too few distinct values)";
+		return "NOT UNIFORM (few distinct)";
 	if (u->p < min_p)
 		return "NOT UNIFORM (chi-square)";
 	return "uniform";

@@ -34,7 +34,7 @@ struct uniformity {
  */
 int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniformity *u);
 
-/* "uniform", "NOT UNIFORM (chi-square)" or "NOT UNIFORM (too few distinct values)". */
+/* "uniform", "NOT UNIFORM (chi-square)" or "NOT UNIFORM (few distinct)". */
 const char *uniformity_verdict(const struct uniformity *u, double min_p);
 
 /* Expected number of distinct values, and its standard deviation, for n uniform draws from s. */

@@ -72,6 +72,11 @@ static void c_hmin(char *o, size_t n, const struct base_report *b)
 {
 	snprintf(o, n, "%.2f", b->u.min_entropy);
 }
+static void c_hmin_uniform(char *o, size_t n, const struct base_report *b)
+{
+	snprintf(o, n, "%.2f (%.2f..%.2f)", b->u.min_entropy_uniform, b->u.min_entropy_uniform_lo,
+		 b->u.min_entropy_uniform_hi);
+}
 static void c_chi2(char *o, size_t n, const struct base_report *b)
 {
 	snprintf(o, n, "%.1f, %llu bins", b->u.chi2, (unsigned long long)b->u.bins);
@@ -137,6 +142,7 @@ void output_text(FILE *f, const struct report *r)
 	both(f, "collision entropy, bits", c_h2, r);
 	both(f, "most frequent value", c_top, r);
 	both(f, "min-entropy (plug-in), bits", c_hmin, r);
+	both(f, "  the same, uniform draws (90%)", c_hmin_uniform, r);
 	both(f, "chi-square", c_chi2, r);
 	both(f, "p-value", c_p, r);
 	both(f, "verdict", c_verdict, r);
@@ -211,6 +217,12 @@ static void json_base(FILE *f, const struct base_report *b)
 	json_number(f, u->collision_entropy);
 	fprintf(f, ", \"max_count\": %llu, \"min_entropy\": ", (unsigned long long)u->max_count);
 	json_number(f, u->min_entropy);
+	fprintf(f, ", \"min_entropy_uniform\": ");
+	json_number(f, u->min_entropy_uniform);
+	fprintf(f, ", \"min_entropy_uniform_5\": ");
+	json_number(f, u->min_entropy_uniform_lo);
+	fprintf(f, ", \"min_entropy_uniform_95\": ");
+	json_number(f, u->min_entropy_uniform_hi);
 	fprintf(f, ", \"chi2\": ");
 	json_number(f, u->chi2);
 	fprintf(f, ", \"bins\": %llu, \"p\": ", (unsigned long long)u->bins);

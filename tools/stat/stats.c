@@ -1,9 +1,14 @@
 /* Uniformity figures for observed slot indexes (see stats.h). */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "tools/stat/stats.h"
+
+#define SIM_REPLICATES 200
+#define SIM_DRAWS_MAX  20000000.0 /* replicates x samples: about a second at most */
+#define SIM_SEED       20110524	  /* fixed, so that a run's report is reproducible */
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -58,6 +63,58 @@ static void chi_square(const uint64_t *index, size_t n, uint64_t slots, struct u
 	u->p = gsl_cdf_chisq_Q(chi2, (double)(k - 1));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Most frequent count among n sorted values. */
+static uint64_t max_run(const uint64_t *v, size_t n)
+{
+	uint64_t best = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && v[j] == v[i])
+			j++;
+		if (j - i > best)
+			best = j - i;
+		i = j;
+	}
+	return best;
+}
+
+/* n uniform draws from 'slots', many times over: the plug-in min-entropy they score. */
+static void simulate_min_entropy(size_t n, uint64_t slots, struct uniformity *u)
+{
+	size_t reps = (size_t)fmin(SIM_REPLICATES, fmax(20, SIM_DRAWS_MAX / (double)n));
+	uint64_t *v = malloc(n * sizeof(*v));
+	double *h = malloc(reps * sizeof(*h));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	u->min_entropy_uniform = u->min_entropy_uniform_lo = u->min_entropy_uniform_hi = NAN;
+	if (v && h && rng) {
+		gsl_rng_set(rng, SIM_SEED);
+		double sum = 0;
+		for (size_t r = 0; r < reps; r++) {
+			for (size_t i = 0; i < n; i++) /* two 32-bit halves: slots may pass 2^32 */
+				v[i] = (uint64_t)((gsl_rng_uniform(rng) +
+						   gsl_rng_uniform(rng) / 4294967296.0) *
+						  (double)slots) %
+				       slots;
+			qsort(v, n, sizeof(v[0]), cmp_u64);
+			h[r] = log2((double)n / (double)max_run(v, n));
+			sum += h[r];
+		}
+		qsort(h, reps, sizeof(h[0]), cmp_double);
+		u->min_entropy_uniform = sum / (double)reps;
+		u->min_entropy_uniform_lo = h[reps / 20];
+		u->min_entropy_uniform_hi = h[reps - 1 - reps / 20];
+	}
+	gsl_rng_free(rng);
+	free(h);
+	free(v);
+}
+
 int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniformity *u)
 {
 	if (n < 2 || slots < 2)
@@ -90,6 +147,7 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 	/* log2(1/x) rather than -log2(x): a certain value then reads 0, not -0 */
 	u->collision_entropy = u->collision_pairs ? log2(pairs / (double)u->collision_pairs) : NAN;
 	u->min_entropy = log2((double)n / (double)u->max_count);
+	simulate_min_entropy(n, slots, u);
 	chi_square(index, n, slots, u);
 	return 0;
 }

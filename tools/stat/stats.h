@@ -23,6 +23,10 @@ struct uniformity {
 	double collision_entropy; /* -log2 of the estimated collision probability; NAN if none */
 	uint64_t max_count;	  /* occurrences of the most frequent value */
 	double min_entropy;	  /* plug-in: -log2(max_count / samples) */
+	/* the plug-in min-entropy uniform draws give at this sample size, by simulation: mean and
+	 * 5th and 95th percentiles. A perfect source scores far below log2(slots) until samples
+	 * outnumber slots many times over, so this is what min_entropy must be compared with. */
+	double min_entropy_uniform, min_entropy_uniform_lo, min_entropy_uniform_hi;
 	double chi2;
 	uint64_t bins; /* equal groups of slots, about STATS_MIN_EXPECTED_PER_BIN samples each */
 	double p;      /* P(chi-square with bins-1 degrees of freedom >= chi2) */

@@ -3,7 +3,8 @@
 # (1 MiB + (rand & 0x3ffffff), rounded up to 2 MiB, raised to 16 MiB) and a base outside the
 # slots, and accept draws that are uniform; for x86-64 likewise on the virtual base (vslots),
 # and its independence test must pass independent draws and reject a virtual base that follows
-# the physical one. Prints "uniformity-selftest: N passed, M failed".
+# the physical one; one chance repeat over half a million slots must pass, three must not.
+# Prints "uniformity-selftest: N passed, M failed".
 set -u
 checker=$1
 passed=0 failed=0
@@ -66,5 +67,20 @@ lines64 200 6 uniform >"$tmp"; check 0 "uniform virtual draws pass" $V <"$tmp"
 lines64 200 7 low >"$tmp"; check 1 "virtual draws from half the window fail" $V <"$tmp"
 lines64 400 8 uniform >"$tmp"; check 0 "independent draws pass" $I <"$tmp"
 lines64 400 9 follow >"$tmp"; check 1 "a virtual base that follows the physical one fails" $I <"$tmp"
+# The x86-64 4 KiB window: 520,186 virtual slots. One repeat among 200 draws happens in 3.8%
+# of runs and must pass; three (odds about 1 in 100,000) must not.
+repeats() { # repeats N SEED R: N draws, the last R of them copies of the first
+	awk -v n="$1" -v seed="$2" -v r="$3" 'BEGIN {
+		srand(seed); vslots = 520186
+		for (i = 0; i < n; i++) {
+			v[i] = i < n - r ? int(rand() * vslots) : v[0]
+			printf "kslide: base=0x%x phys=0x1000000 slots=1 vslots=%d align=0x1000\n",
+				2147483648 + v[i] * 4096, vslots
+		}
+	}'
+}
+R="--field base --slots vslots --lo 0x80000000 --align 0x1000"
+repeats 200 10 1 >"$tmp"; check 0 "one repeat in 200 draws over 520,186 slots passes" $R <"$tmp"
+repeats 200 11 3 >"$tmp"; check 1 "three repeats in 200 draws over 520,186 slots fail" $R <"$tmp"
 echo "uniformity-selftest: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

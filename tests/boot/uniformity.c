@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uniformity: cannot measure these samples\n");
 		return 2;
 	}
-	int few = (double)u.distinct < u.distinct_mean - STATS_DISTINCT_SIGMAS * u.distinct_sd;
+	int few = u.distinct_p < STATS_FEW_DISTINCT_P;
 	int skewed = u.p < min_p;
 	printf("uniformity(%s): samples=%zu slots=%llu distinct=%zu (uniform: %.1f +- %.1f) "
 	       "chi2=%.1f bins=%llu p=%.4f: %s\n",

@@ -48,7 +48,8 @@ static void c_log2(char *o, size_t n, const struct base_report *b)
 }
 static void c_expected(char *o, size_t n, const struct base_report *b)
 {
-	snprintf(o, n, "%.1f +- %.1f", b->u.distinct_mean, b->u.distinct_sd);
+	snprintf(o, n, "%.1f +- %.1f, p=%.3g", b->u.distinct_mean, b->u.distinct_sd,
+		 b->u.distinct_p);
 }
 static void c_pairs(char *o, size_t n, const struct base_report *b)
 {
@@ -210,6 +211,8 @@ static void json_base(FILE *f, const struct base_report *b)
 	json_number(f, u->distinct_mean);
 	fprintf(f, ", \"distinct_sd\": ");
 	json_number(f, u->distinct_sd);
+	fprintf(f, ", \"distinct_p\": ");
+	json_number(f, u->distinct_p);
 	fprintf(f, ", \"collision_pairs\": %llu, \"collision_pairs_expected\": ",
 		(unsigned long long)u->collision_pairs);
 	json_number(f, u->collision_pairs_mean);

@@ -9,20 +9,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STATS_MIN_EXPECTED_PER_BIN 5.0	 /* the usual validity rule for the chi-square test */
-#define STATS_MIN_P		   0.001 /* below this p-value the draws are called not uniform */
-#define STATS_DISTINCT_SIGMAS	   4.0	 /* one-sided; a false alarm about once in 30,000 runs */
+#define STATS_MIN_EXPECTED_PER_BIN 5.0	  /* the usual validity rule for the chi-square test */
+#define STATS_MIN_P		   0.001  /* below this p-value the draws are called not uniform */
+#define STATS_FEW_DISTINCT_P	   3.2e-5 /* one-sided 4 sigma: a false alarm once in 30,000 runs */
 
 struct uniformity {
 	size_t samples;
 	uint64_t slots;
 	size_t distinct;
 	double distinct_mean, distinct_sd; /* what uniform draws would give */
-	uint64_t collision_pairs;	   /* pairs of samples with the same value */
-	double collision_pairs_mean;	   /* n(n-1)/2 / slots */
-	double collision_entropy; /* -log2 of the estimated collision probability; NAN if none */
-	uint64_t max_count;	  /* occurrences of the most frequent value */
-	double min_entropy;	  /* plug-in: -log2(max_count / samples) */
+	double distinct_p;	     /* P(this few distinct values or fewer) under uniform draws */
+	uint64_t collision_pairs;    /* pairs of samples with the same value */
+	double collision_pairs_mean; /* n(n-1)/2 / slots */
+	double collision_entropy;    /* -log2 of the estimated collision probability; NAN if none */
+	uint64_t max_count;	     /* occurrences of the most frequent value */
+	double min_entropy;	     /* plug-in: -log2(max_count / samples) */
 	/* the plug-in min-entropy uniform draws give at this sample size, by simulation: mean and
 	 * 5th and 95th percentiles. A perfect source scores far below log2(slots) until samples
 	 * outnumber slots many times over, so this is what min_entropy must be compared with. */
@@ -38,7 +39,10 @@ struct uniformity {
  */
 int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniformity *u);
 
-/* "uniform", "NOT UNIFORM (chi-square)" or "NOT UNIFORM (few distinct)". */
+/*
+ * "uniform", "NOT UNIFORM (chi-square)" (p < min_p) or "NOT UNIFORM (few distinct)"
+ * (distinct_p < STATS_FEW_DISTINCT_P).
+ */
 const char *uniformity_verdict(const struct uniformity *u, double min_p);
 
 /* Expected number of distinct values, and its standard deviation, for n uniform draws from s. */

@@ -3,7 +3,8 @@
 # (1 MiB + (rand & 0x3ffffff), rounded up to 2 MiB, raised to 16 MiB) and a base outside the
 # slots, and accept draws that are uniform; for x86-64 likewise on the virtual base (vslots),
 # and its independence test must pass independent draws and reject a virtual base that follows
-# the physical one; one chance repeat over half a million slots must pass, three must not.
+# the physical one; one chance repeat over half a million slots must pass, three must not, and
+# likewise for empty slots when draws outnumber slots.
 # Prints "uniformity-selftest: N passed, M failed".
 set -u
 checker=$1
@@ -82,5 +83,20 @@ repeats() { # repeats N SEED R: N draws, the last R of them copies of the first
 R="--field base --slots vslots --lo 0x80000000 --align 0x1000"
 repeats 200 10 1 >"$tmp"; check 0 "one repeat in 200 draws over 520,186 slots passes" $R <"$tmp"
 repeats 200 11 3 >"$tmp"; check 1 "three repeats in 200 draws over 520,186 slots fail" $R <"$tmp"
+# 2000 draws over 440 slots leave about 4.6 empty: 14 happen once in 5,600 runs and must
+# pass, 40 must not. Every slot but the skipped ones is drawn once, the rest at random.
+empties() { # empties SEED EVERY: slots i with i % EVERY == 0 are never drawn
+	awk -v seed="$1" -v every="$2" 'BEGIN {
+		srand(seed); slots = 440
+		for (i = 0; i < slots; i++) if (i % every) allowed[k++] = i
+		for (i = 0; i < 2000; i++) {
+			v = i < k ? allowed[i] : allowed[int(rand() * k)]
+			printf "kslide: base=0x%x phys=0x%x slots=%d align=0x200000\n",
+				3238002688 + v * 2097152, 16777216 + v * 2097152, slots
+		}
+	}'
+}
+empties 12 32 >"$tmp"; expect 0 "14 empty slots after 2000 draws over 440 pass" <"$tmp"
+empties 13 11 >"$tmp"; expect 1 "40 empty slots after 2000 draws over 440 fail" <"$tmp"
 echo "uniformity-selftest: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

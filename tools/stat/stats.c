@@ -33,22 +33,30 @@ void distinct_expectation(double s, double n, double *mean, double *sd)
 }
 
 /*
- * How unlikely so few distinct values are. The repeats (samples equal to an earlier one,
- * n - distinct) are nearly Poisson while they are few, as in the birthday problem; a normal
- * approximation there turns one repeat among 200 draws over 520,186 slots, which happens in
- * 3.8% of runs, into a 4-sigma event. With many repeats the normal one is good.
+ * How unlikely so few distinct values are. At both ends the normal approximation has far too
+ * thin a tail, so the counts there are judged as Poisson, as in the birthday and coupon
+ * collector problems:
+ *  - few repeats expected (n - distinct, samples equal to an earlier one): one repeat among
+ *    200 draws over 520,186 slots happens in 3.8% of runs, not once in 30,000;
+ *  - few empty slots expected (slots - distinct, when samples outnumber slots): 14 empty slots
+ *    after 2,000 draws over 440 happen once in 5,600 runs (simulated), not once in 250,000.
+ * In between, with many of both, the normal approximation is good.
  */
-#define POISSON_REPEATS_MAX 30.0
+#define POISSON_COUNT_MAX 30.0
 
-static double few_distinct_p(size_t n, size_t distinct, double mean, double sd)
+static double poisson_at_least(size_t observed, double mean)
 {
-	double repeats_mean = (double)n - mean;
-	size_t repeats = n - distinct;
-	if (repeats == 0)
-		return 1;
-	if (repeats_mean < POISSON_REPEATS_MAX)
-		return gsl_cdf_poisson_Q((unsigned)(repeats - 1), repeats_mean);
-	return sd > 0 ? gsl_cdf_ugaussian_Q(((double)repeats - repeats_mean) / sd) : 0;
+	return observed == 0 ? 1 : gsl_cdf_poisson_Q((unsigned)(observed - 1), mean);
+}
+
+static double few_distinct_p(size_t n, uint64_t slots, size_t distinct, double mean, double sd)
+{
+	double repeats_mean = (double)n - mean, empty_mean = (double)slots - mean;
+	if (repeats_mean < POISSON_COUNT_MAX)
+		return poisson_at_least(n - distinct, repeats_mean);
+	if (empty_mean < POISSON_COUNT_MAX)
+		return poisson_at_least((size_t)(slots - distinct), empty_mean);
+	return sd > 0 ? gsl_cdf_ugaussian_P(((double)distinct - mean) / sd) : 0;
 }
 
 uint64_t stats_bin_of(uint64_t i, uint64_t k, uint64_t s)
@@ -160,7 +168,7 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 		i = j;
 	}
 	distinct_expectation((double)slots, (double)n, &u->distinct_mean, &u->distinct_sd);
-	u->distinct_p = few_distinct_p(n, u->distinct, u->distinct_mean, u->distinct_sd);
+	u->distinct_p = few_distinct_p(n, slots, u->distinct, u->distinct_mean, u->distinct_sd);
 	double pairs = (double)n * (double)(n - 1) / 2;
 	u->collision_pairs_mean = pairs / (double)slots;
 	/* sum c(c-1) / n(n-1) is an unbiased estimate of the collision probability sum p^2 */

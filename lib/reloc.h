@@ -38,6 +38,17 @@ int reloc_validate(const uint8_t *table, size_t table_size, uint64_t image_size,
 int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_t table_size,
 		int64_t delta);
 
+/*
+ * The stub's move and relocation in one: copy file_size bytes from src to dst (which must
+ * not overlap), zero dst up to size, and apply the table to those size bytes, with
+ * reloc_apply's checks and results. The copy runs just ahead of the patching, so each field
+ * is patched while it is in cache: one pass over the image instead of three
+ * (docs/results.md). On error dst holds the plain copy, nothing patched: the outcome is
+ * always that of memcpy, memset, then reloc_apply.
+ */
+int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
+	       const uint8_t *table, size_t table_size, int64_t delta);
+
 /* Encoding helpers used by the packer and tests. Return bytes written, or 0 if out too small. */
 size_t reloc_put_uleb128(uint8_t *out, size_t cap, uint64_t value);
 

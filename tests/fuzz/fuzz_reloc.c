@@ -5,7 +5,8 @@
  *
  * Checked: a failed apply leaves the image byte-identical (the all-or-nothing promise); apply
  * and validate agree on which tables are well formed; a successful move by delta is undone
- * exactly by a move by -delta.
+ * exactly by a move by -delta; reloc_move gives what memcpy, memset and reloc_apply give
+ * (the copied part's length comes from the table's, so both vary).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,21 @@ static int64_t read_delta(const uint8_t *p)
 	for (unsigned i = DELTA_BYTES; i-- > 0;)
 		v = v << 8 | p[i];
 	return (int64_t)v;
+}
+
+/* reloc_move against the three steps it fuses, from a fresh destination. */
+static void check_move(const uint8_t *src, const uint8_t *table, size_t table_size,
+		       int64_t delta)
+{
+	size_t file_size = IMAGE_BYTES - table_size % (IMAGE_BYTES / 4);
+	uint8_t expect[IMAGE_BYTES], moved[IMAGE_BYTES];
+	memcpy(expect, src, file_size);
+	memset(expect + file_size, 0, IMAGE_BYTES - file_size);
+	int want = reloc_apply(expect, IMAGE_BYTES, table, table_size, delta);
+	memset(moved, 0xee, IMAGE_BYTES);
+	if (reloc_move(moved, src, file_size, IMAGE_BYTES, table, table_size, delta) != want ||
+	    memcmp(moved, expect, IMAGE_BYTES) != 0)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -45,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (table_size)
 		memcpy(table, data + image_part, table_size);
 
+	check_move(before, table, table_size, delta);
 	memcpy(image, before, IMAGE_BYTES);
 	int rc = reloc_apply(image, IMAGE_BYTES, table, table_size, delta);
 	int valid = reloc_validate(table, table_size, IMAGE_BYTES, NULL);

@@ -74,16 +74,25 @@ static void fill_pattern(uint8_t *image, size_t size)
 		image[i] = (uint8_t)(0xA5 ^ i);
 }
 
-/* Applies and expects rc; on failure, checks the image is byte-for-byte unchanged. */
+/*
+ * Applies and expects rc; on failure, checks the image is byte-for-byte unchanged. Every
+ * case also checks reloc_move from the original image: same result, same bytes.
+ */
 static void apply_expect(uint8_t *image, uint64_t size, const struct table *t, int64_t delta,
 			 int rc)
 {
 	uint8_t *copy = malloc(size ? size : 1);
+	uint8_t *moved = malloc(size ? size : 1);
 	assert_non_null(copy);
+	assert_non_null(moved);
 	memcpy(copy, image, size);
+	memset(moved, 0xee, size);
 	assert_int_equal(reloc_apply(image, size, t->bytes, t->len, delta), rc);
 	if (rc != KS_OK)
 		assert_memory_equal(image, copy, size);
+	assert_int_equal(reloc_move(moved, copy, size, size, t->bytes, t->len, delta), rc);
+	assert_memory_equal(moved, image, size);
+	free(moved);
 	free(copy);
 }
 
@@ -482,6 +491,90 @@ static void test_put_uleb128_encodings(void **state)
 	assert_int_equal(reloc_put_uleb128(out, 9, UINT64_MAX), 0);
 }
 
+/* Larger than reloc_move's block, so a late failure has patched earlier blocks. */
+#define MOVE_IMAGE_SIZE (64u << 10)
+
+static void test_move_zero_fills_past_file_size_and_relocates_there(void **state)
+{
+	(void)state;
+	uint8_t src[IMAGE_SIZE], dst[IMAGE_SIZE];
+	fill_pattern(src, sizeof(src));
+	memset(dst, 0xee, sizeof(dst));
+	store32(src + 4, 0x1000);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 4, 40 }, 2); /* 40 lies in the zeroed part */
+
+	assert_int_equal(reloc_move(dst, src, 32, sizeof(dst), t.bytes, t.len, 0x100), KS_OK);
+	assert_int_equal(load32(dst + 4), 0x1100);
+	assert_int_equal(load32(dst + 40), 0x100);
+	assert_memory_equal(dst, src, 4);
+	assert_memory_equal(dst + 8, src + 8, 32 - 8);
+	for (size_t i = 32; i < sizeof(dst); i++)
+		if (i < 40 || i >= 44)
+			assert_int_equal(dst[i], 0);
+}
+
+static void test_move_failing_in_a_late_block_leaves_the_plain_copy(void **state)
+{
+	(void)state;
+	uint8_t *src = malloc(MOVE_IMAGE_SIZE), *dst = malloc(MOVE_IMAGE_SIZE);
+	uint64_t *offsets = malloc(MOVE_IMAGE_SIZE / 64 * sizeof(*offsets));
+	assert_non_null(src);
+	assert_non_null(dst);
+	assert_non_null(offsets);
+	fill_pattern(src, MOVE_IMAGE_SIZE);
+	size_t n = MOVE_IMAGE_SIZE / 64;
+	for (size_t i = 0; i < n; i++) {
+		offsets[i] = i * 64 + 3;
+		store32(src + offsets[i], 0x100000);
+	}
+	store32(src + offsets[n - 1], 0xfffff000); /* the last field cannot take the delta */
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, offsets, n);
+
+	memset(dst, 0xee, MOVE_IMAGE_SIZE);
+	assert_int_equal(reloc_move(dst, src, MOVE_IMAGE_SIZE, MOVE_IMAGE_SIZE, t.bytes, t.len,
+				    0x10000),
+			 KS_EOVERFLOW);
+	assert_memory_equal(dst, src, MOVE_IMAGE_SIZE);
+	/* Without the bad field every one moves. */
+	store32(src + offsets[n - 1], 0x100000);
+	assert_int_equal(reloc_move(dst, src, MOVE_IMAGE_SIZE, MOVE_IMAGE_SIZE, t.bytes, t.len,
+				    0x10000),
+			 KS_OK);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(load32(dst + offsets[i]), 0x110000);
+	free(offsets);
+	free(dst);
+	free(src);
+}
+
+static void test_move_of_a_field_past_the_image_leaves_the_plain_copy(void **state)
+{
+	(void)state;
+	uint8_t src[IMAGE_SIZE], dst[IMAGE_SIZE];
+	fill_pattern(src, sizeof(src));
+	memset(dst, 0xee, sizeof(dst));
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0, IMAGE_SIZE - 3 }, 2);
+
+	assert_int_equal(reloc_move(dst, src, 48, sizeof(dst), t.bytes, t.len, 1), KS_ERANGE);
+	assert_memory_equal(dst, src, 48);
+	for (size_t i = 48; i < sizeof(dst); i++)
+		assert_int_equal(dst[i], 0);
+}
+
+static void test_move_with_file_size_above_size_is_invalid(void **state)
+{
+	(void)state;
+	uint8_t src[IMAGE_SIZE] = { 0 }, dst[IMAGE_SIZE];
+	assert_int_equal(reloc_move(dst, src, sizeof(dst) + 1, sizeof(dst), NULL, 0, 0), KS_EINVAL);
+	assert_int_equal(reloc_move(NULL, src, 0, 1, NULL, 0, 0), KS_EINVAL);
+	assert_int_equal(reloc_move(dst, NULL, 1, 1, NULL, 0, 0), KS_EINVAL);
+	assert_int_equal(reloc_move(dst, src, 0, 0, NULL, 1, 0), KS_EINVAL);
+	assert_int_equal(reloc_move(NULL, NULL, 0, 0, NULL, 0, 0), KS_OK);
+}
+
 /* xorshift64*: deterministic test randomness. */
 static uint64_t next_random(uint64_t *s)
 {
@@ -573,13 +666,41 @@ static void test_many_random_relocations_match_reference(void **state)
 	for (int k = RELOC_ADD32; k <= RELOC_ADD64; k++)
 		assert_int_equal(s.count[k], per_kind[k]);
 
+	/* The same fields as the packer writes them: a group per run of one kind, in image order. */
+	uint8_t *runs = malloc(MANY_RELOCS * 22 + 64);
+	assert_non_null(runs);
+	size_t runs_len = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && kinds[j] == kinds[i];)
+			j++;
+		runs[runs_len++] = kinds[i];
+		runs_len += reloc_put_uleb128(runs + runs_len, 10, j - i);
+		for (size_t k = i; k < j; k++)
+			runs_len += reloc_put_uleb128(runs + runs_len, 10,
+						      offsets[k] - (k > i ? offsets[k - 1] : 0));
+	}
+	assert_int_equal(reloc_validate(runs, runs_len, MANY_IMAGE_SIZE, &s), KS_OK);
+	assert_int_equal(s.total, n);
+
+	uint8_t *moved = malloc(MANY_IMAGE_SIZE);
+	assert_non_null(moved);
 	const int64_t deltas[] = { 0x1000000, -0xfff000, 0x2000 };
 	for (size_t d = 0; d < sizeof(deltas) / sizeof(deltas[0]); d++) {
 		memcpy(expect, image, MANY_IMAGE_SIZE);
 		reference_apply(expect, offsets, kinds, n, deltas[d]);
+		assert_int_equal(reloc_move(moved, image, MANY_IMAGE_SIZE, MANY_IMAGE_SIZE, runs,
+					    runs_len, deltas[d]),
+				 KS_OK);
+		assert_memory_equal(moved, expect, MANY_IMAGE_SIZE);
+		assert_int_equal(reloc_move(moved, image, MANY_IMAGE_SIZE, MANY_IMAGE_SIZE, table,
+					    len, deltas[d]),
+				 KS_OK);
+		assert_memory_equal(moved, expect, MANY_IMAGE_SIZE);
 		assert_int_equal(reloc_apply(image, MANY_IMAGE_SIZE, table, len, deltas[d]), KS_OK);
 		assert_memory_equal(image, expect, MANY_IMAGE_SIZE);
 	}
+	free(moved);
+	free(runs);
 
 	free(table);
 	free(expect);
@@ -611,6 +732,10 @@ int main(void)
 		cmocka_unit_test(test_add32s_out_of_int32_range_overflows),
 		cmocka_unit_test(test_put_uleb128_encodings),
 		cmocka_unit_test(test_many_random_relocations_match_reference),
+		cmocka_unit_test(test_move_zero_fills_past_file_size_and_relocates_there),
+		cmocka_unit_test(test_move_failing_in_a_late_block_leaves_the_plain_copy),
+		cmocka_unit_test(test_move_of_a_field_past_the_image_leaves_the_plain_copy),
+		cmocka_unit_test(test_move_with_file_size_above_size_is_invalid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -479,6 +479,43 @@ fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS)
 	$(Q)scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
+#### benchmarks (bench/, docs/results.md) ####
+# Host programs at -O2 without sanitizers, over the same lib/ objects the tools use.
+BENCH_BINS := $(BUILD)/bench/reloc-bench $(BUILD)/bench/slots-bench
+
+$(BUILD)/bench/reloc-bench: $(BUILD)/tool/bench/reloc_bench.o \
+		$(BUILD)/tool/tools/pack/image_writer.o $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+$(BUILD)/bench/slots-bench: $(BUILD)/tool/bench/slots_bench.o $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ -lm -o $@
+
+$(BUILD)/bench/tbcount: bench/tbcount.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(TOOL_CFLAGS) $< -o $@
+
+# Boot cost: the reference kernel grown to about 8 and 32 MiB by a .data blob with one
+# relocation per 256 bytes (bench/pad.S); "1m" is the kernel as it is.
+BENCH_KERNEL_MIB := 1 8 32
+BENCH_IMAGES := $(BENCH_KERNEL_MIB:%=$(BUILD)/bench/kernel-%m.img)
+$(BUILD)/bench/pad-%m.o: bench/pad.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(I386_ASFLAGS) -DPAD_BYTES='(($*-1)*1024*1024)' -c $< -o $@
+$(BUILD)/bench/kernel-%m.elf: $(KERNEL_I386_OBJS) $(BUILD)/bench/pad-%m.o \
+		$(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
+	$(Q)$(I386_LD) -T kernel/i386/kernel.ld --emit-relocs -o $@ $(KERNEL_I386_OBJS) \
+		$(BUILD)/bench/pad-$*m.o $(BUILD)/i386/libkslide.a
+$(BUILD)/bench/kernel-%m.img: $(BUILD)/bench/kernel-%m.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+
+.PHONY: bench
+bench: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory all $(BENCH_BINS) $(BUILD)/bench/tbcount \
+		$(BENCH_IMAGES)
+	$(Q)bench/run.sh $(BUILD)
+
 #### the front door ####
 # Missing Debian packages are installed (as root) or named before anything is built.
 $(BOOTSTRAP_STAMP): scripts/bootstrap.sh

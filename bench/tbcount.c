@@ -1,0 +1,175 @@
+/*
+ * Counts the instructions a guest executes between two points, from QEMU's TCG log
+ * (-d in_asm,exec,nochain): in_asm lists each translation block's instructions when it is
+ * translated, and with chaining off every execution of a block prints a "Trace" line. The
+ * count starts at the first block at START and ends at the first block outside [LO, HI),
+ * which for the stub is the jump into the kernel; that block's address is printed too.
+ *
+ * With SYMS (the output of nm -n for the guest code), the count is also split by function
+ * and the heaviest are printed, one "tbcount: function NAME instructions=N" line each.
+ *
+ * usage: tbcount START LO HI LOG [SYMS]   (addresses in hex)
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_BITS 20 /* blocks remembered: far more than a boot translates */
+#define TABLE_SIZE (1u << TABLE_BITS)
+
+struct block {
+	uint64_t pc; /* 0: empty slot (no block starts at 0 in protected mode) */
+	uint32_t insns;
+};
+
+static struct block table[TABLE_SIZE];
+
+static struct block *lookup(uint64_t pc)
+{
+	uint32_t i = (uint32_t)((pc * 0x9e3779b97f4a7c15u) >> (64 - TABLE_BITS));
+	while (table[i].pc != 0 && table[i].pc != pc)
+		i = (i + 1) & (TABLE_SIZE - 1);
+	return &table[i];
+}
+
+/* "Trace 0: 0x7f... [cs_base/pc/flags/cflags] ...": the block's pc, or 0 if malformed. */
+static uint64_t trace_pc(const char *line)
+{
+	const char *p = strchr(line, '[');
+	if (!p || !(p = strchr(p, '/')))
+		return 0;
+	return strtoull(p + 1, NULL, 16);
+}
+
+#define SYMBOLS_MAX 4096
+#define TOP_FUNCTIONS 8
+
+struct symbol {
+	uint64_t address;
+	uint64_t insns;
+	char name[64];
+};
+
+static struct symbol symbols[SYMBOLS_MAX];
+static size_t symbol_count;
+
+/* Text symbols from nm -n, ascending by address. */
+static int read_symbols(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	char line[256], type;
+	unsigned long long address;
+	while (symbol_count < SYMBOLS_MAX && fgets(line, sizeof(line), f)) {
+		struct symbol *s = &symbols[symbol_count];
+		if (sscanf(line, "%llx %c %63s", &address, &type, s->name) == 3 &&
+		    (type == 'T' || type == 't')) {
+			s->address = address;
+			symbol_count++;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The function holding pc: the last symbol at or below it. */
+static struct symbol *function_at(uint64_t pc)
+{
+	size_t lo = 0, hi = symbol_count;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (symbols[mid].address <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &symbols[lo - 1] : NULL;
+}
+
+static int by_insns_descending(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+	return (x->insns < y->insns) - (x->insns > y->insns);
+}
+
+static void print_functions(void)
+{
+	qsort(symbols, symbol_count, sizeof(symbols[0]), by_insns_descending);
+	for (size_t i = 0; i < symbol_count && i < TOP_FUNCTIONS && symbols[i].insns; i++)
+		printf("tbcount: function %s instructions=%" PRIu64 "\n", symbols[i].name,
+		       symbols[i].insns);
+}
+
+static void remember(uint64_t pc, uint32_t insns)
+{
+	struct block *b = lookup(pc);
+	b->pc = pc;
+	b->insns = insns; /* a later translation of the same address replaces the earlier */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: tbcount START LO HI LOG [SYMS]\n");
+		return 2;
+	}
+	uint64_t start = strtoull(argv[1], NULL, 16), lo = strtoull(argv[2], NULL, 16);
+	uint64_t hi = strtoull(argv[3], NULL, 16);
+	if (argc == 6 && read_symbols(argv[5]))
+		return 1;
+	FILE *in = fopen(argv[4], "r");
+	if (!in) {
+		perror(argv[4]);
+		return 1;
+	}
+	char line[4096];
+	uint64_t tb_pc = 0, insns = 0, blocks = 0;
+	uint32_t listing = 0; /* instructions seen in the block being listed */
+	int counting = 0;
+	while (fgets(line, sizeof(line), in)) {
+		if (!strncmp(line, "IN:", 3)) {
+			listing = 0;
+			tb_pc = 0;
+			continue;
+		}
+		if (!strncmp(line, "0x", 2)) {
+			if (listing++ == 0)
+				tb_pc = strtoull(line, NULL, 16);
+			if (tb_pc)
+				remember(tb_pc, listing);
+			continue;
+		}
+		if (strncmp(line, "Trace ", 6) != 0)
+			continue;
+		uint64_t pc = trace_pc(line);
+		if (!counting && pc == start)
+			counting = 1;
+		if (!counting)
+			continue;
+		if (pc < lo || pc >= hi) {
+			printf("tbcount: instructions=%" PRIu64 " blocks=%" PRIu64 " exit=0x%" PRIx64
+			       "\n",
+			       insns, blocks, pc);
+			print_functions();
+			return 0;
+		}
+		struct block *b = lookup(pc);
+		if (b->pc != pc) {
+			fprintf(stderr, "tbcount: block at 0x%" PRIx64 " ran but was never listed\n",
+				pc);
+			return 1;
+		}
+		insns += b->insns;
+		blocks++;
+		struct symbol *f = symbol_count ? function_at(pc) : NULL;
+		if (f)
+			f->insns += b->insns;
+	}
+	fprintf(stderr, "tbcount: the log ended before %s\n",
+		counting ? "leaving the range" : "reaching the start");
+	return 1;
+}

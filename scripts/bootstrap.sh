@@ -27,6 +27,8 @@ need make has make
 need gcc has gcc
 need binutils has objcopy
 need coreutils has timeout
+need gzip has gzip
+need python3 has python3
 need qemu-system-x86 has qemu-system-i386
 need qemu-system-x86 has qemu-system-x86_64
 need lld has ld.lld

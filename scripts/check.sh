@@ -30,6 +30,7 @@ stage kslide-stat tests/stat/check.sh "$B"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh
 stage boot-x86_64 tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh
 stage boot-grub tests/boot/grub.sh "$B"
+stage boot-faults tests/boot/faults.sh "$B"
 # The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
 stage leak-i386 tests/boot/leak.sh "$B" 3
 stage leak-x86_64 tests/boot/leak.sh -a x86_64 "$B" 3

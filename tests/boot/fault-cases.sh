@@ -1,0 +1,26 @@
+# Fault injection boot cases (docs/reliability.md), in the format of i386-cases.sh. Sourced by
+# matrix.sh from faults.sh, which sets $FAULTS: a directory of damaged images and modules.
+# Each case halts with a kslide: error line (-H: QEMU must time out with the stub halted) or
+# boots safely; a halted stub never jumps into the kernel.
+img=$B/i386/kernel.img
+F=$FAULTS
+cat <<CASES
+relocation table byte flipped: checksum	-H -t 4 -e 'image rejected: checksum mismatch' $F/table-flipped.img
+unknown relocation kind, valid checksum	-H -t 4 -e 'relocation table rejected: invalid argument' $F/table-bad-kind.img
+relocation count cut, valid checksum	-H -t 4 -e 'relocation table rejected: malformed data' $F/table-bad-count.img
+relocation past the kernel, valid checksum	-H -t 4 -e 'relocation table rejected: out of bounds' $F/table-past-end.img
+last relocation overflows, valid checksum	-H -t 4 -e 'relocation table rejected: arithmetic overflow' $F/table-overflow.img
+header: file size beyond what was loaded	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/header-file-size.img
+header: payload beyond the file	-H -t 4 -e 'payload lies outside the image' $F/header-payload-size.img
+header: table beyond the file	-H -t 4 -e 'relocation table lies outside the image' $F/header-relocs-size.img
+loader loads 4 KiB less than the image	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/loaded-short.img
+-m 16M: no room at all	-H -t 4 -m 16M -e 'no safe place for the kernel' $img
+-m 18M: one slot, the link address	-m 18M -e 'slots=1 ' -e phys=0x1000000 $img
+no slot in the bounds: link address, with a warning	-m 128M -e 'warning: no slot fits' -e 'slots=0 ' -e phys=0x1000000 $F/min-768m.img
+module over most of RAM and the link address	-H -t 4 -m 64M -I $F/module-62m.bin -e 'no safe place for the kernel' $img
+module leaving one slot: kernel there, module intact	-m 64M -I '$F/module-60m.bin crc32=$(cat "$F/module-60m.crc")' -e 'slots=1 ' -e 'module 0 at .* intact' $img
+command line of 4096 bytes: refused	-H -t 4 -A '$(printf '%4096s' | tr ' ' x)' -e 'boot information unusable' $img
+command line of 4000 bytes: boots	-A '$(printf '%4000s' | tr ' ' x) nokaslr' -e 'nokaslr: kernel stays' $img
+junk in kslide.entropy: only the named sources	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' $img
+kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
+CASES

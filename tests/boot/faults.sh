@@ -1,0 +1,52 @@
+#!/bin/sh
+# Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
+# kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
+# fault-cases.sh through matrix.sh, then the one fault the boot loader itself catches.
+# usage: faults.sh BUILD_DIR
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=$1
+img=$B/i386/kernel.img
+FAULTS=$(mktemp -d "${TMPDIR:-/tmp}/kslide-faults.XXXXXX") || exit 1
+trap 'rm -rf "$FAULTS"' EXIT
+export FAULTS
+patch() { python3 "$here/patch-image.py" "$@" || exit 1; }
+
+size=$(wc -c <"$img")
+load_addr=$(od -An -tu4 -j16 -N4 "$img" | tr -d ' ')
+patch "$img" "$FAULTS/table-flipped.img" --flip relocs:2
+patch "$img" "$FAULTS/table-bad-kind.img" --flip relocs:0 --crc
+patch "$img" "$FAULTS/table-bad-count.img" --flip relocs:1 --crc
+# A payload cut to its first page: the table's fields now lie past the kernel's end.
+patch "$img" "$FAULTS/table-past-end.img" --set payload_file_size=0x1000 \
+	--set payload_mem_size=0x1000 --crc
+patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
+patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 --crc
+patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
+patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
+# Bases from 32 MiB make every slide non-zero, so a field near 2^32 must overflow.
+"$B/bin/kslide-pack" --min 32M -o "$FAULTS/min-32m.img" "$B/i386/kernel.elf" || exit 1
+patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00 --crc
+"$B/bin/kslide-pack" --min 768M -o "$FAULTS/min-768m.img" "$B/i386/kernel.elf" || exit 1
+head -c 62M /dev/urandom >"$FAULTS/module-62m.bin"
+head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
+echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \
+	>"$FAULTS/module-60m.crc"
+
+"$here/matrix.sh" "$B" "$here/fault-cases.sh"
+status=$?
+
+# A file shorter than its Multiboot header says: the loader refuses it, the stub never runs.
+head -c $((size - 100)) "$img" >"$FAULTS/truncated.img"
+timeout 10 qemu-system-i386 -nodefaults -accel tcg -M pc -m 128M -kernel "$FAULTS/truncated.img" \
+	-display none -monitor none -no-reboot -serial "file:$FAULTS/truncated.log" \
+	</dev/null 2>"$FAULTS/truncated.err"
+qemu_status=$?
+if [ "$qemu_status" -ne 0 ] && [ "$qemu_status" -ne 124 ] && [ ! -s "$FAULTS/truncated.log" ]; then
+	echo "ok - truncated file: QEMU refuses to load it: $(head -n 1 "$FAULTS/truncated.err")"
+else
+	echo "not ok - truncated file: QEMU exit $qemu_status, serial:"
+	sed 's/^/#  /' "$FAULTS/truncated.log"
+	status=1
+fi
+exit $status

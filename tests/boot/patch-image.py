@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Make a damaged copy of a packed kslide image, for the fault-injection boot tests.
+
+Operations apply in order; the header's CRC-32 (zlib's, the same IEEE CRC as lib/crc32.c) is
+recomputed only with --crc, so a test chooses whether the checksum or a later check must catch
+the damage. Header layout: include/kslide/image.h; Multiboot a.out-kludge header at offset 0.
+
+usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA] [--flip payload|relocs:N]
+                             [--last-field VALUE] [--mb FIELD=VALUE] [--truncate BYTES] [--crc]
+  --flip PART:N       invert byte N of the payload or of the relocation table
+  --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches
+  --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
+"""
+import struct
+import sys
+import zlib
+
+MAGIC = b"KSLIDEIM"
+# (name, offset, struct format) after the 8-byte magic; see struct kslide_image_header.
+FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
+          ("arch", 20, "<I"), ("image_file_size", 24, "<Q"), ("payload_offset", 32, "<Q"),
+          ("payload_file_size", 40, "<Q"), ("payload_mem_size", 48, "<Q"),
+          ("relocs_offset", 56, "<Q"), ("relocs_size", 64, "<Q"),
+          ("link_phys_base", 72, "<Q"), ("link_virt_base", 80, "<Q"),
+          ("entry_offset", 88, "<Q"), ("align", 96, "<Q"), ("phys_min", 104, "<Q"),
+          ("phys_max", 112, "<Q"), ("checksum", 144, "<I")]
+HEADER_SIZE = 152
+CHECKSUM = 144
+MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
+FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
+
+
+def die(msg):
+    sys.exit("patch-image: " + msg)
+
+
+def field(name):
+    for f in FIELDS:
+        if f[0] == name:
+            return f
+    die("unknown header field " + name)
+
+
+def get(img, hdr, name):
+    _, off, fmt = field(name)
+    return struct.unpack_from(fmt, img, hdr + off)[0]
+
+
+def put(img, hdr, name, value):
+    _, off, fmt = field(name)
+    struct.pack_into(fmt, img, hdr + off, value & FMT_MASK[fmt])
+
+
+def checksum(img, hdr):
+    header = bytearray(img[hdr:hdr + HEADER_SIZE])
+    struct.pack_into("<I", header, CHECKSUM, 0)
+    crc = zlib.crc32(header)
+    for start, size in (("payload_offset", "payload_file_size"),
+                        ("relocs_offset", "relocs_size")):
+        a, n = get(img, hdr, start), get(img, hdr, size)
+        crc = zlib.crc32(img[a:a + n], crc)
+    return crc
+
+
+def last_field(img, hdr):
+    """Payload offset of the last field of the table's last group (lib/reloc.h format)."""
+    pos, end = get(img, hdr, "relocs_offset"), get(img, hdr, "relocs_offset") + get(
+        img, hdr, "relocs_size")
+
+    def uleb():
+        nonlocal pos
+        value = shift = 0
+        while True:
+            byte = img[pos]
+            pos += 1
+            value |= (byte & 0x7f) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    last = None
+    while pos < end:
+        pos += 1  # kind
+        offset = 0
+        for _ in range(uleb()):
+            offset += uleb()
+            last = offset
+    if last is None:
+        die("the image has no relocations")
+    return last
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) > 1 else 2
+    img = bytearray(open(argv[1], "rb").read())
+    hdr = img.find(MAGIC)
+    if hdr < 0 or hdr % 8:
+        die(argv[1] + ": no kslide header")
+    ops = argv[3:]
+    while ops:
+        op = ops.pop(0)
+        arg = ops.pop(0) if op != "--crc" and ops else None
+        if op == "--set":
+            name, value = arg.split("=")
+            put(img, hdr, name, int(value, 0))
+        elif op == "--add":
+            name, delta = arg.split("=")
+            put(img, hdr, name, get(img, hdr, name) + int(delta, 0))
+        elif op == "--flip":
+            part, n = arg.split(":")
+            base = get(img, hdr, part + "_offset")
+            img[base + int(n, 0)] ^= 0xff
+        elif op == "--last-field":
+            at = get(img, hdr, "payload_offset") + last_field(img, hdr)
+            struct.pack_into("<I", img, at, int(arg, 0) & 0xffffffff)
+        elif op == "--mb":
+            name, value = arg.split("=")
+            struct.pack_into("<I", img, MULTIBOOT[name], int(value, 0) & 0xffffffff)
+        elif op == "--truncate":
+            del img[int(arg, 0):]
+        elif op == "--crc":
+            put(img, hdr, "checksum", checksum(img, hdr))
+        else:
+            die("unknown operation " + op)
+    with open(argv[2], "wb") as out:
+        out.write(img)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

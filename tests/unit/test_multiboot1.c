@@ -3,6 +3,7 @@
  * from a buffer that stands in for physical memory, parsed into a struct boot_env.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -567,6 +568,81 @@ static void test_bootenv_avoid_reports_a_full_table(void **state)
 	assert_int_equal(f->env.avoid_count, BOOTENV_AVOID_MAX);
 }
 
+/* ---- maps no QEMU produces: overlapping and absurd entries ---- */
+
+#define KERNEL_SIZE 0x100000ull /* a 1 MiB kernel */
+#define KERNEL_ALIGN 0x200000ull
+#define LOW_BOUND 0x1000000ull    /* 16 MiB: the i386 phys_min */
+#define HIGH_BOUND 0x37ffffffull  /* 896 MiB - 1: the i386 phys_max */
+
+/* Firmware maps seen in the wild overlap, and a corrupt one can hold anything. */
+static const struct mmap_spec odd_map[] = {
+	{0x100000, 0x7f00000, KSLIDE_MEM_USABLE},		   /* 1 .. 128 MiB */
+	{0x2000000, 0x100000, KSLIDE_MEM_RESERVED},		   /* inside the usable range */
+	{0x3000000, 0x200000, KSLIDE_MEM_BAD},		   /* bad RAM inside it too */
+	{0x6000000, 0x1000000, 99},				   /* a type nobody defined */
+	{0x100000000ull, 0xffffffffffffffffull, KSLIDE_MEM_USABLE}, /* runs past 2^64 */
+	{0x5000000, 0, KSLIDE_MEM_USABLE},			   /* empty */
+};
+#define ODD_MAP_LEN (sizeof(odd_map) / sizeof(odd_map[0]))
+
+/* [a, a + n) meets some odd_map entry that is not usable RAM. */
+static bool meets_unusable(uint64_t a, uint64_t n)
+{
+	for (size_t i = 0; i < ODD_MAP_LEN; i++)
+		if (odd_map[i].type != KSLIDE_MEM_USABLE && odd_map[i].length &&
+		    a < odd_map[i].base + odd_map[i].length && odd_map[i].base < a + n)
+			return true;
+	return false;
+}
+
+static void test_overlapping_and_absurd_entries_are_kept_and_never_hold_a_slot(void **state)
+{
+	struct fake *f = *state;
+	uint32_t mmap = place_mmap(f, odd_map, ODD_MAP_LEN, MMAP_ENTRY_SIZE);
+	set_info(f, 0, MBI_FLAG_MMAP);
+	use_mmap(f, mmap, ODD_MAP_LEN * (MMAP_ENTRY_SIZE + 4));
+
+	/* The parser passes the map on as given; judging it is the policy's job. */
+	assert_int_equal(parse(f), KS_OK);
+	assert_int_equal(f->env.map_count, ODD_MAP_LEN);
+	for (uint32_t i = 0; i < ODD_MAP_LEN; i++)
+		assert_map_entry(&f->env, i, &odd_map[i]);
+
+	/* The policy the stub needs: usable entries, minus every other entry and the loader's
+	 * structures; then no slot may touch reserved, bad or unknown memory. */
+	struct mem_range usable[ODD_MAP_LEN], avoid[ODD_MAP_LEN + BOOTENV_AVOID_MAX];
+	size_t nu = 0, na = 0;
+	for (uint32_t i = 0; i < f->env.map_count; i++) {
+		struct mem_range r = {f->env.map[i].base, f->env.map[i].length};
+		if (f->env.map[i].type == KSLIDE_MEM_USABLE)
+			usable[nu++] = r;
+		else
+			avoid[na++] = r;
+	}
+	for (uint32_t i = 0; i < f->env.avoid_count; i++)
+		avoid[na++] = f->env.avoid[i];
+	struct slot_request req = {usable, nu, avoid, na, KERNEL_SIZE, KERNEL_ALIGN, LOW_BOUND,
+				   HIGH_BOUND};
+	struct span work[SLOT_WORK_SPANS(ODD_MAP_LEN, ODD_MAP_LEN + BOOTENV_AVOID_MAX)];
+	struct slot_map map;
+	assert_int_equal(slot_map_build(&map, &req, work, sizeof(work) / sizeof(work[0])), KS_OK);
+
+	/* Oracle: every aligned base in the bounds, judged against the map directly. Usable RAM
+	 * in the bounds is 1 .. 128 MiB only (the 2^64 entry starts at 4 GiB). */
+	uint64_t expect = 0;
+	for (uint64_t a = LOW_BOUND; a + KERNEL_SIZE - 1 <= HIGH_BOUND; a += KERNEL_ALIGN)
+		if (a + KERNEL_SIZE <= 0x8000000 && !meets_unusable(a, KERNEL_SIZE))
+			expect++;
+	assert_int_equal(map.total, expect);
+	assert_true(expect > 0);
+	for (uint64_t i = 0; i < map.total; i++) {
+		uint64_t a;
+		assert_int_equal(slot_map_address(&map, i, &a), KS_OK);
+		assert_false(meets_unusable(a, KERNEL_SIZE));
+	}
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -594,6 +670,7 @@ int main(void)
 		T(test_unreadable_module_list_is_a_format_error),
 		T(test_more_modules_than_the_table_is_no_space),
 		T(test_bootenv_avoid_reports_a_full_table),
+		T(test_overlapping_and_absurd_entries_are_kept_and_never_hold_a_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,6 +69,19 @@ static void test_each_table_entry_matches_bitwise(void **state)
 	}
 }
 
+/* A word with one byte set reaches one entry of each table the four-byte step reads. */
+static void test_each_word_table_entry_matches_bitwise(void **state)
+{
+	(void)state;
+	for (unsigned at = 0; at < 4; at++) {
+		for (unsigned n = 0; n < 256; n++) {
+			uint8_t word[4] = { 0 };
+			word[at] = (uint8_t)n;
+			assert_int_equal(crc32_update(0, word, 4), crc32_bitwise(0, word, 4));
+		}
+	}
+}
+
 static void test_incremental_equals_one_shot(void **state)
 {
 	(void)state;
@@ -116,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_empty_input_leaves_crc_unchanged),
 		cmocka_unit_test(test_other_known_vectors),
 		cmocka_unit_test(test_each_table_entry_matches_bitwise),
+		cmocka_unit_test(test_each_word_table_entry_matches_bitwise),
 		cmocka_unit_test(test_incremental_equals_one_shot),
 		cmocka_unit_test(test_random_buffers_match_bitwise),
 	};

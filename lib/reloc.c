@@ -64,6 +64,13 @@ static inline int read_uleb128(struct decoder *d, uint64_t *out)
 		*out = *d->p++;
 		return KS_OK;
 	}
+	/* Two bytes (gaps of 128 bytes to 16 KiB): still inline. */
+	if (d->end - d->p >= 2 && !(d->p[1] & ULEB128_MORE)) {
+		*out = (uint64_t)(d->p[0] & ULEB128_PAYLOAD_MASK) |
+		       (uint64_t)d->p[1] << ULEB128_PAYLOAD_BITS;
+		d->p += 2;
+		return KS_OK;
+	}
 	struct uleb128 r = read_uleb128_slow(d->p, d->end);
 	if (r.next == NULL)
 		return KS_EFORMAT;

@@ -43,7 +43,7 @@ static void usage(FILE *to)
 
 static int parse(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ 32ull * MIB, 1u << 20, 7, 16, 0 };
+	*o = (struct options){ 32ull * MIB, 1u << 20, 25, 16, 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help")) {

@@ -496,18 +496,27 @@ $(BUILD)/bench/tbcount: bench/tbcount.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(TOOL_CFLAGS) $< -o $@
 
-# Boot cost: the reference kernel grown to about 8 and 32 MiB by a .data blob with one
+# Boot cost: the reference kernels grown to about 8 and 32 MiB by a .data blob with one
 # relocation per 256 bytes (bench/pad.S); "1m" is the kernel as it is.
 BENCH_KERNEL_MIB := 1 8 32
-BENCH_IMAGES := $(BENCH_KERNEL_MIB:%=$(BUILD)/bench/kernel-%m.img)
-$(BUILD)/bench/pad-%m.o: bench/pad.S
+BENCH_IMAGES := $(BENCH_KERNEL_MIB:%=$(BUILD)/bench/i386/kernel-%m.img) \
+	$(BENCH_KERNEL_MIB:%=$(BUILD)/bench/x86_64/kernel-%m.img)
+PAD_BYTES = -DPAD_BYTES='(($*-1)*1024*1024)'
+$(BUILD)/bench/i386/pad-%m.o: bench/pad.S
 	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) $(I386_ASFLAGS) -DPAD_BYTES='(($*-1)*1024*1024)' -c $< -o $@
-$(BUILD)/bench/kernel-%m.elf: $(KERNEL_I386_OBJS) $(BUILD)/bench/pad-%m.o \
+	$(Q)$(HOSTCC) $(I386_ASFLAGS) $(PAD_BYTES) -c $< -o $@
+$(BUILD)/bench/x86_64/pad-%m.o: bench/pad.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -m64 -fno-pic -fno-pie $(PAD_BYTES) -c $< -o $@
+$(BUILD)/bench/i386/kernel-%m.elf: $(KERNEL_I386_OBJS) $(BUILD)/bench/i386/pad-%m.o \
 		$(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
 	$(Q)$(I386_LD) -T kernel/i386/kernel.ld --emit-relocs -o $@ $(KERNEL_I386_OBJS) \
-		$(BUILD)/bench/pad-$*m.o $(BUILD)/i386/libkslide.a
-$(BUILD)/bench/kernel-%m.img: $(BUILD)/bench/kernel-%m.elf $(BUILD)/bin/kslide-pack
+		$(BUILD)/bench/i386/pad-$*m.o $(BUILD)/i386/libkslide.a
+$(BUILD)/bench/x86_64/kernel-%m.elf: $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64/pad-%m.o \
+		$(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld
+	$(Q)$(X86_64_LD) -T kernel/x86_64/kernel.ld --emit-relocs -o $@ $(KERNEL_X86_64_OBJS) \
+		$(BUILD)/bench/x86_64/pad-$*m.o $(X86_64)/obj/libkslide.a
+$(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 
 .PHONY: bench

@@ -7,7 +7,7 @@
 #
 # usage: boot-cost.sh [-a ARCH] [-c CPU] [-m MEM] [-A APPEND] [-E SYMBOL] [-s] [-t SECS]
 #                     TBCOUNT STUB_ELF IMAGE
-#   -a ARCH    QEMU system (i386; x86_64 once its stub exists)
+#   -a ARCH    QEMU system: i386 or x86_64 (then use its stub and, say, -c qemu64)
 #   -E SYMBOL  where counting starts (default stub_entry)
 #   -s         one instruction per block (-singlestep): slower, a cross-check of the count
 set -u
@@ -67,20 +67,23 @@ result=$("$tbcount" "$entry" $range "$work/log" "$work/syms") || {
 	cat "$work/qemu.err" >&2
 	exit 1
 }
-# The stub prints its line before it jumps; the jump must land on the kernel's base.
+# The stub prints its line before it jumps; the jump must land in the kernel, at its physical
+# base (i386) or its virtual one (x86-64). 64-bit addresses overflow the shell's arithmetic.
 line=$(grep -a '^kslide: base=' "$work/serial" | tr -d '\r')
 [ -n "$line" ] || { echo "boot-cost: no kslide line; serial log:" >&2; cat "$work/serial" >&2; exit 1; }
+base=$(echo "$line" | sed -n 's/^kslide: base=\(0x[0-9a-f]*\).*/\1/p')
 phys=$(echo "$line" | sed -n 's/.* phys=\(0x[0-9a-f]*\).*/\1/p')
 total=$(echo "$result" | head -n 1)
 exit_pc=$(echo "$total" | sed -n 's/.* exit=\(0x[0-9a-f]*\).*/\1/p')
 size=$(wc -c <"$image")
-if [ $((exit_pc)) -lt $((phys)) ] || [ $((exit_pc - phys)) -ge "$size" ]; then
-	echo "boot-cost: left the stub at $exit_pc, not inside the kernel at $phys" >&2
+python3 -c 'import sys; e, b, p, n = (int(x, 0) for x in sys.argv[1:])
+sys.exit(not (b <= e < b + n or p <= e < p + n))' "$exit_pc" "$base" "$phys" "$size" || {
+	echo "boot-cost: left the stub at $exit_pc, not inside the kernel at $base/$phys" >&2
 	exit 1
-fi
+}
 mode=kaslr
 case " $append " in *" nokaslr "*) mode=nokaslr ;; esac
 echo "boot-cost($arch): image=$(basename "$image") bytes=$size mode=$mode cpu=$cpu" \
-	"${total#tbcount: } phys=$phys${single:+ singlestep}"
+	"${total#tbcount: } base=$base phys=$phys${single:+ singlestep}"
 # Where they went, heaviest functions first.
 echo "$result" | sed -n "s/^tbcount: function /boot-cost($arch):   /p"

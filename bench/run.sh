@@ -19,16 +19,23 @@ echo "== 2. slot search: n usable and n avoided ranges"
 run "$B/bench/slots-bench" 10 100 1000 10000
 
 echo "== 3. boot cost: instructions from the stub's entry to the kernel's (QEMU TCG count)"
-for mib in 1 8 32; do
-	for append in "" nokaslr; do
-		run "$here/boot-cost.sh" -A "$append" "$B/bench/tbcount" "$B/i386/stub.elf" \
-			"$B/bench/kernel-${mib}m.img"
+for arch in i386 x86_64; do
+	cpu=qemu32
+	[ "$arch" = x86_64 ] && cpu=qemu64
+	stub=$B/i386/stub.elf
+	[ "$arch" = x86_64 ] && stub=$B/x86_64/stub.elf
+	for mib in 1 8 32; do
+		for append in "" nokaslr; do
+			run "$here/boot-cost.sh" -a "$arch" -c "$cpu" -A "$append" "$B/bench/tbcount" \
+				"$stub" "$B/bench/$arch/kernel-${mib}m.img"
+		done
 	done
 done
 
 echo "== 4. image size: the packed image against the kernel's loadable bytes"
 run "$here/image-size.sh" "$B/bin/kslide-pack" "$B/i386/kernel.elf" \
-	"$B/bench/kernel-8m.elf" "$B/bench/kernel-32m.elf"
+	"$B/bench/i386/kernel-8m.elf" "$B/bench/i386/kernel-32m.elf" "$B/x86_64/kernel.elf" \
+	"$B/x86_64/kernel-pie.elf" "$B/bench/x86_64/kernel-8m.elf" "$B/bench/x86_64/kernel-32m.elf"
 
 [ "$failed" -eq 0 ] && echo "bench: done" && exit 0
 echo "bench: some measurements failed" >&2

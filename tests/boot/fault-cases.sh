@@ -1,5 +1,6 @@
 # Fault injection boot cases (docs/reliability.md), in the format of i386-cases.sh. Sourced by
 # matrix.sh from faults.sh, which sets $FAULTS: a directory of damaged images and modules.
+# The stub's checks and policy are shared, so x86-64 repeats a few cases only.
 # Each case halts with a kslide: error line (-H: QEMU must time out with the stub halted) or
 # boots safely; a halted stub never jumps into the kernel.
 img=$B/i386/kernel.img
@@ -23,4 +24,8 @@ command line of 4096 bytes: refused	-H -t 4 -A '$(printf '%4096s' | tr ' ' x)' -
 command line of 4000 bytes: boots	-A '$(printf '%4000s' | tr ' ' x) nokaslr' -e 'nokaslr: kernel stays' $img
 junk in kslide.entropy: only the named sources	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
+x86-64: unknown relocation kind, valid checksum	-a x86_64 -H -t 4 -e 'relocation table rejected: invalid argument' $F/x86_64-table-bad-kind.img
+x86-64: header file size beyond what was loaded	-a x86_64 -H -t 4 -e 'image is larger than what the boot loader loaded' $F/x86_64-header-file-size.img
+x86-64: -m 16M: no room at all	-a x86_64 -H -t 4 -m 16M -e 'no safe place for the kernel' $B/x86_64/kernel.img
+x86-64: module over most of RAM and the link address	-a x86_64 -H -t 4 -m 64M -I $F/module-62m.bin -e 'no safe place for the kernel' $B/x86_64/kernel.img
 CASES

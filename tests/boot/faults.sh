@@ -28,6 +28,9 @@ patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size -
 "$B/bin/kslide-pack" --min 32M -o "$FAULTS/min-32m.img" "$B/i386/kernel.elf" || exit 1
 patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00 --crc
 "$B/bin/kslide-pack" --min 768M -o "$FAULTS/min-768m.img" "$B/i386/kernel.elf" || exit 1
+patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-table-bad-kind.img" --flip relocs:0 --crc
+patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-header-file-size.img" --add image_file_size=4096 \
+	--crc
 head -c 62M /dev/urandom >"$FAULTS/module-62m.bin"
 head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
 echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \

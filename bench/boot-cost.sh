@@ -46,8 +46,9 @@ range=""
 [ -n "$range" ] || { echo "boot-cost: $stub: no loadable segment" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-cost.XXXXXX") || exit 1
-qemu_pid=""
+qemu_pid="" watch_pid=""
 cleanup() {
+	[ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null
 	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
 	rm -rf "$work"
 }
@@ -60,11 +61,18 @@ timeout "$timeout" "qemu-system-$arch" $single -nodefaults -accel tcg -M pc -cpu
 	-serial "file:$work/serial" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-d in_asm,exec,nochain -D "$work/log" </dev/null 2>"$work/qemu.err" &
 qemu_pid=$!
+# A stub that refuses the kernel halts and QEMU runs on: stop it, so the count ends.
+(while kill -0 "$qemu_pid" 2>/dev/null; do
+	grep -aq '^kslide: error' "$work/serial" 2>/dev/null && kill "$qemu_pid" && break
+	sleep 1
+done) &
+watch_pid=$!
 # shellcheck disable=SC2086 # two words on purpose
 nm -n "$stub" >"$work/syms"
 result=$("$tbcount" "$entry" $range "$work/log" "$work/syms") || {
-	echo "boot-cost: counting failed" >&2
-	cat "$work/qemu.err" >&2
+	refused=$(grep -a '^kslide: error' "$work/serial" | tr -d '\r')
+	echo "boot-cost: counting failed${refused:+: $refused}" >&2
+	[ -n "$refused" ] || cat "$work/qemu.err" >&2
 	exit 1
 }
 # The stub prints its line before it jumps; the jump must land in the kernel, at its physical

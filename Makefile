@@ -510,16 +510,17 @@ $(BUILD)/bench/i386/pad-%m.o: bench/pad.S
 $(BUILD)/bench/x86_64/pad-%m.o: bench/pad.S
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) -m64 -fno-pic -fno-pie $(PAD_BYTES) -c $< -o $@
+# Only the stub is measured, so the kernels link with an empty kallsyms table (one pass).
 $(BUILD)/bench/i386/kernel-%m.elf: $(KERNEL_I386_OBJS) $(BUILD)/bench/i386/pad-%m.o \
-		$(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
+		$(BUILD)/i386/kallsyms0.o $(BUILD)/i386/libkslide.a kernel/i386/kernel.ld
 	$(Q)$(I386_LD) --defsym=link_phys_override=0x4000000 -T kernel/i386/kernel.ld \
 		--emit-relocs -o $@ $(KERNEL_I386_OBJS) $(BUILD)/bench/i386/pad-$*m.o \
-		$(BUILD)/i386/libkslide.a
+		$(BUILD)/i386/kallsyms0.o $(BUILD)/i386/libkslide.a
 $(BUILD)/bench/x86_64/kernel-%m.elf: $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64/pad-%m.o \
-		$(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld
+		$(X86_64)/kernel.kallsyms0.o $(X86_64)/obj/libkslide.a kernel/x86_64/kernel.ld
 	$(Q)$(X86_64_LD) --defsym=phys_override=0x4000000 -T kernel/x86_64/kernel.ld \
 		--emit-relocs -o $@ $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64/pad-$*m.o \
-		$(X86_64)/obj/libkslide.a
+		$(X86_64)/kernel.kallsyms0.o $(X86_64)/obj/libkslide.a
 $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 

@@ -525,9 +525,10 @@ $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
 
 .PHONY: bench
+# all first, on its own: it is a recursive make, which must not race this one for the stubs.
 bench: $(BOOTSTRAP_STAMP)
-	$(Q)$(MAKE) -s --no-print-directory all $(BENCH_BINS) $(BUILD)/bench/tbcount \
-		$(BENCH_IMAGES)
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)$(MAKE) -s --no-print-directory $(BENCH_BINS) $(BUILD)/bench/tbcount $(BENCH_IMAGES)
 	$(Q)bench/run.sh $(BUILD)
 
 #### the front door ####

@@ -545,8 +545,11 @@ $(BUILD)/host/tests/uniformity: tests/boot/uniformity.c tools/stat/stats.c tools
 	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) -I. tests/boot/uniformity.c tools/stat/stats.c \
 		-lgsl -lgslcblas -lm -o $@
 
+# `all` first and on its own: its recursive make must not race the targets below for the
+# stubs and the packer under -j.
 check: $(BOOTSTRAP_STAMP)
-	$(Q)$(MAKE) -s --no-print-directory all $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)$(MAKE) -s --no-print-directory $(UNIT_BINS) $(BUILD)/host/tests/uniformity \
 		$(TEST_IMAGES) $(BUILD)/examples/minimal-i386/example.img $(ISOS)
 	$(Q)scripts/check.sh $(BUILD)
 

@@ -71,8 +71,11 @@ static int parse_string(const struct phys_reader *mem, uint32_t addr, struct boo
 			const char **out, uint64_t *len)
 {
 	*out = bootenv_string(mem, addr, STRING_MAX, len);
-	if (!*out)
+	if (!*out) {
+		env->why = "a command line, module argument or loader name is unreadable or longer "
+			   "than 4095 bytes";
 		return KS_EFORMAT;
+	}
 	return bootenv_avoid(env, addr, *len + 1);
 }
 

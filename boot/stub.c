@@ -37,8 +37,6 @@
 #include "lib/slots.h"
 #include "lib/uniform.h"
 
-void *memcpy(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
 size_t strlen(const char *s);
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
@@ -64,7 +62,9 @@ struct kslide_bootinfo boot_info;
 
 static struct boot_env env;
 static struct mem_range usable[BOOTENV_MAP_MAX];
-static struct span slot_work[SLOT_WORK_SPANS(BOOTENV_MAP_MAX, BOOTENV_AVOID_MAX)];
+/* Everything the loader handed over, then every map entry that is not usable RAM. */
+static struct mem_range avoided[BOOTENV_AVOID_MAX + BOOTENV_MAP_MAX];
+static struct span slot_work[SLOT_WORK_SPANS(BOOTENV_MAP_MAX, BOOTENV_AVOID_MAX + BOOTENV_MAP_MAX)];
 
 struct virt_choice {
 	uint64_t base;
@@ -154,6 +154,25 @@ static size_t collect_usable(void)
 	return n;
 }
 
+/*
+ * A reserved, ACPI or bad entry wins over a usable one it overlaps, as in Linux: firmware
+ * maps may overlap, and the kernel must never land on memory some entry says is taken.
+ */
+static size_t collect_avoided(void)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < env.avoid_count; i++)
+		avoided[n++] = env.avoid[i];
+	for (uint32_t i = 0; i < env.map_count; i++) {
+		if (env.map[i].type == KSLIDE_MEM_USABLE)
+			continue;
+		avoided[n].start = env.map[i].base;
+		avoided[n].length = env.map[i].length;
+		n++;
+	}
+	return n;
+}
+
 /* Slots for 'size' bytes of free usable RAM whose last byte lies in [min, max_last]. */
 static int build_slots(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
 		       uint64_t max_last)
@@ -161,8 +180,8 @@ static int build_slots(struct slot_map *map, uint64_t size, uint64_t align, uint
 	struct slot_request req = {
 		.usable = usable,
 		.usable_count = collect_usable(),
-		.avoid = env.avoid,
-		.avoid_count = env.avoid_count,
+		.avoid = avoided,
+		.avoid_count = collect_avoided(),
 		.image_size = size,
 		.align = align,
 		.min = min,
@@ -193,13 +212,15 @@ static int find_scratch(uint64_t size, uint64_t *addr)
 }
 
 /*
- * Copy, clear bss, apply the fixups. Absolute addresses in the image are virtual ones, so
+ * Map, copy, clear bss, apply the fixups. Absolute addresses in the image are virtual ones, so
  * they move by the virtual slide (on i386 the same as the physical one).
  */
 static uintptr_t move_and_relocate(struct kslide_bootinfo *bi)
 {
 	const struct kslide_image_header *h = &image_header;
-	struct handoff handoff = { .phys = bi->phys_base, .virt = bi->virt_base, .size = bi->image_size };
+	struct handoff handoff = {
+		.phys = bi->phys_base, .virt = bi->virt_base, .size = bi->image_size
+	};
 	/* The kernel's new home must not be lent out as scratch. */
 	int rc = bootenv_avoid(&env, bi->phys_base, bi->image_size);
 	if (rc == KS_OK)
@@ -208,11 +229,10 @@ static uintptr_t move_and_relocate(struct kslide_bootinfo *bi)
 		return error("cannot map the kernel", ks_strerror(rc));
 	bi->handoff_start = handoff.tables_start;
 	bi->handoff_end = handoff.tables_end;
-	uint8_t *dst = (uint8_t *)(uintptr_t)bi->phys_base;
-	memcpy(dst, _image_start + h->payload_offset, h->payload_file_size);
-	memset(dst + h->payload_file_size, 0, h->payload_mem_size - h->payload_file_size);
-	rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset, h->relocs_size,
-			 (int64_t)kslide_virt_slide(bi));
+	/* One pass: each block is patched while the copy still has it in cache. */
+	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, _image_start + h->payload_offset,
+			h->payload_file_size, h->payload_mem_size, _image_start + h->relocs_offset,
+			h->relocs_size, (int64_t)kslide_virt_slide(bi));
 	if (rc != KS_OK)
 		return error("relocation table rejected", ks_strerror(rc));
 	return handoff_entry(&handoff, h->entry_offset);

@@ -462,11 +462,11 @@ static bool has_dynamic_segment(Elf *elf)
 	return false;
 }
 
+/* Image order: the stub patches each block of the image right after copying it
+ * (lib/reloc.h, reloc_move), which needs the groups in ascending order. */
 static int fixup_order(const void *a, const void *b)
 {
 	const struct fixup *x = a, *y = b;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 

@@ -293,23 +293,46 @@ static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t
 		    name, c->section_name, at);
 }
 
+/*
+ * The symbol a relocation names: whether it is absolute (SHN_ABS), or an error for a bad
+ * index or, unless ignored (an R_*_NONE), an undefined symbol.
+ */
+static int relocation_symbol(struct reader *r, const struct reloc_ctx *c, uint64_t info,
+			     unsigned long long at, bool ignored, bool *absolute)
+{
+	GElf_Sym sym;
+	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(info), &sym))
+		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx",
+				   c->section_name, at);
+	*absolute = sym.st_shndx == SHN_ABS;
+	if (!ignored && sym.st_shndx == SHN_UNDEF && GELF_R_SYM(info) != 0)
+		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
+				   at);
+	return 0;
+}
+
+/* The error for a type neither classifier handles, by name where it has one. */
+static int unsupported(struct reader *r, const struct reloc_ctx *c, const char *name,
+		       unsigned type, unsigned long long at)
+{
+	if (name)
+		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name,
+				   c->section_name, at);
+	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type,
+			   c->section_name, at);
+}
+
 static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
 {
 	unsigned type = GELF_R_TYPE(rel->r_info);
 	/* In a linked executable r_offset is the field's virtual address. */
 	uint64_t where = rel->r_offset - r->k->link_virt;
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	GElf_Sym sym;
-	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
-		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
-			    at);
-	bool absolute = sym.st_shndx == SHN_ABS;
-	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
+	bool absolute;
+	if (relocation_symbol(r, c, rel->r_info, at, type == R_386_NONE, &absolute))
+		return -1;
 	if (type == R_386_NONE)
 		return 0;
-	if (undefined)
-		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
-			    at);
 	switch (type) {
 	case R_386_32:
 		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
@@ -317,12 +340,7 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 	case R_386_PLT32:
 		return pc_relative_field(r, c, at, absolute);
 	}
-	const char *name = i386_type_name(type);
-	if (name)
-		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
-			    at);
-	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
-		    at);
+	return unsupported(r, c, i386_type_name(type), type, at);
 }
 
 /*
@@ -334,17 +352,11 @@ static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rel
 	unsigned type = GELF_R_TYPE(rel->r_info);
 	uint64_t where = rel->r_offset - r->k->link_virt;
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	GElf_Sym sym;
-	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(rel->r_info), &sym))
-		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx", c->section_name,
-			    at);
-	bool absolute = sym.st_shndx == SHN_ABS;
-	bool undefined = sym.st_shndx == SHN_UNDEF && GELF_R_SYM(rel->r_info) != 0;
+	bool absolute;
+	if (relocation_symbol(r, c, rel->r_info, at, type == R_X86_64_NONE, &absolute))
+		return -1;
 	if (type == R_X86_64_NONE)
 		return 0;
-	if (undefined)
-		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
-			    at);
 	switch (type) {
 	case R_X86_64_64:
 		return absolute_field(r, c, where, at, absolute, RELOC_ADD64, 8);
@@ -360,12 +372,7 @@ static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rel
 	case R_X86_64_REX_GOTPCRELX:
 		return gotpcrelx_field(r, c, where, at, absolute, type);
 	}
-	const char *name = x86_64_type_name(type);
-	if (name)
-		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name, c->section_name,
-			    at);
-	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type, c->section_name,
-		    at);
+	return unsupported(r, c, x86_64_type_name(type), type, at);
 }
 
 static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh)

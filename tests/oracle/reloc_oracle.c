@@ -384,26 +384,22 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
 	}
 	struct kslide_image_header h;
 	const char *why = "no kslide header";
+	long off = pack_find_kslide_header(img, len);
 	int rc = -1;
-	for (size_t off = 0; off + sizeof(h) <= len; off += 8) {
-		if (memcmp(img + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES) != 0)
-			continue;
+	if (off >= 0)
 		memcpy(&h, img + off, sizeof(h));
-		if (image_verify(img, len, &h, &why) != KS_OK)
-			break;
-		why = "its payload is not A's";
+	if (off >= 0 && image_verify(img, len, &h, &why) == KS_OK) {
 		if (h.payload_mem_size != a->mem_size || h.payload_file_size != a->file_size ||
 		    h.link_virt_base != a->link_virt ||
 		    memcmp(img + h.payload_offset, a->payload, a->file_size) != 0)
-			break;
-		why = "out of memory";
-		*table = malloc(h.relocs_size + 1);
-		if (!*table)
-			break;
-		memcpy(*table, img + h.relocs_offset, h.relocs_size);
-		*table_size = h.relocs_size;
-		rc = 0;
-		break;
+			why = "its payload is not A's";
+		else if (!(*table = malloc(h.relocs_size + 1)))
+			why = "out of memory";
+		else {
+			memcpy(*table, img + h.relocs_offset, h.relocs_size);
+			*table_size = h.relocs_size;
+			rc = 0;
+		}
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s: %s\n", progname, path, why);

@@ -171,7 +171,7 @@ static long find_multiboot2_address(const uint8_t *stub, size_t size)
 	return -1;
 }
 
-static long find_kslide_header(const uint8_t *stub, size_t size)
+long pack_find_kslide_header(const uint8_t *stub, size_t size)
 {
 	for (size_t off = 0; off + sizeof(struct kslide_image_header) <= size; off += 8)
 		if (memcmp(stub + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES) == 0)
@@ -245,7 +245,7 @@ int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
 {
-	long mb = find_multiboot1(stub, stub_size), kh = find_kslide_header(stub, stub_size);
+	long mb = find_multiboot1(stub, stub_size), kh = pack_find_kslide_header(stub, stub_size);
 	if (mb < 0 || kh < 0)
 		return fail(err, err_cap, "internal error: the embedded stub has no headers");
 	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put

@@ -37,6 +37,9 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
 		      size_t err_cap);
 
+/* Offset of the kslide header (its magic, on an 8-byte boundary) in a stub or image, or -1. */
+long pack_find_kslide_header(const uint8_t *stub, size_t size);
+
 /* Build the image from a stub binary and a kernel. */
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap);

@@ -465,7 +465,7 @@ FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
 	tools/pack/gotpcrelx.c tools/pack/dynamic_relocs.c \
-	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h)
+	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)

@@ -1,72 +1,18 @@
 /*
  * libFuzzer target: boot/multiboot1.c multiboot1_parse on arbitrary boot information. The
  * input is physical memory from MEM_BASE on, with the info structure at MEM_BASE; nothing else
- * is readable. Each read gets an exact-length heap copy, so ASan catches a parser reading past
- * what it asked for, not just past the input.
+ * is readable (tests/fuzz/fake_boot_memory.h).
  *
  *   MEM_BASE                                          MEM_BASE + size
  *   | info | whatever the info's pointers find here ... |
  */
 #include <stdlib.h>
-#include <string.h>
 
-#include "boot/bootenv.h"
 #include "boot/multiboot1.h"
 #include "lib/errors.h"
-
-#define MEM_BASE 0x1000u
+#include "tests/fuzz/fake_boot_memory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct fake_mem {
-	const uint8_t *data;
-	size_t size;
-	void **copies; /* live until the parse result has been checked: env points into them */
-	size_t count, cap;
-};
-
-static const void *fake_read(void *ctx, uint64_t addr, uint64_t len)
-{
-	struct fake_mem *m = ctx;
-	if (addr < MEM_BASE || addr - MEM_BASE > m->size || len > m->size - (addr - MEM_BASE))
-		return NULL;
-	if (m->count == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 64;
-		void **c = realloc(m->copies, cap * sizeof(*c));
-		if (!c)
-			abort();
-		m->copies = c;
-		m->cap = cap;
-	}
-	void *copy = malloc(len ? len : 1);
-	if (!copy)
-		abort();
-	memcpy(copy, m->data + (addr - MEM_BASE), len);
-	m->copies[m->count++] = copy;
-	return copy;
-}
-
-/* A string the parser returned must be NUL-terminated within what it read. */
-static void check_string(const char *s)
-{
-	if (s)
-		(void)strlen(s); /* ASan reports a missing terminator */
-}
-
-static void check_env(const struct boot_env *env)
-{
-	if (env->map_count > BOOTENV_MAP_MAX || env->avoid_count > BOOTENV_AVOID_MAX ||
-	    env->module_count > BOOTENV_MODULES_MAX)
-		abort();
-	for (uint32_t i = 0; i < env->module_count; i++)
-		if (env->modules[i].end < env->modules[i].start)
-			abort();
-	for (uint32_t i = 0; i < env->avoid_count; i++)
-		if (env->avoid[i].length == 0)
-			abort(); /* bootenv_avoid drops empty ranges */
-	check_string(env->cmdline);
-	check_string(env->loader_name);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -77,10 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!env)
 		abort();
 	if (multiboot1_parse(&reader, MEM_BASE, env) == KS_OK)
-		check_env(env);
-	for (size_t i = 0; i < mem.count; i++)
-		free(mem.copies[i]);
-	free(mem.copies);
+		check_boot_env(env);
+	fake_mem_free(&mem);
 	free(env);
 	return 0;
 }

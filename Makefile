@@ -96,9 +96,9 @@ KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/i3
 	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
 # The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
 # Each arch adds its own half (cpu_tables, vectors, trap, space, leak_arch, try_write).
-KERNEL_SECRECY_SRCS := kernel/printk.o kernel/kptr.o kernel/syslog.o kernel/sysctl.o \
-	kernel/kallsyms.o kernel/proc.o kernel/oops.o kernel/syscall.o kernel/leak_test.o \
-	kernel/user_programs.o arch/x86/arch_ops.o
+KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/syslog.o \
+	kernel/sysctl.o kernel/kallsyms.o kernel/proc.o kernel/oops.o kernel/syscall.o \
+	kernel/leak_test.o kernel/user_programs.o arch/x86/arch_ops.o
 KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
 	kernel/i386/vectors.o kernel/i386/trap.o kernel/i386/space.o kernel/i386/leak_arch.o \
 	kernel/i386/try_write.o $(KERNEL_SECRECY_SRCS))

@@ -14,6 +14,7 @@
 
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
+#include "kernel/page_pool.h"
 #include "kernel/i386/cpu_tables.h"
 #include "kernel/i386/layout.h"
 #include "kernel/i386/space.h"
@@ -38,8 +39,7 @@ struct arch_space {
 	uint8_t *pages[USER_PAGES];
 };
 
-static uint8_t pool[POOL_PAGES][PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-static bool pool_used[POOL_PAGES];
+PAGE_POOL(pool, POOL_PAGES);
 static struct arch_space spaces[MAX_SPACES];
 static struct arch_space *running;
 
@@ -48,28 +48,12 @@ static uint32_t virt_to_phys(const void *p)
 	return (uint32_t)(uintptr_t)p - KERNEL_VIRT_OFFSET;
 }
 
-static void *page_alloc(void)
-{
-	for (unsigned i = 0; i < POOL_PAGES; i++)
-		if (!pool_used[i]) {
-			pool_used[i] = true;
-			return memset(pool[i], 0, PAGE_SIZE);
-		}
-	return NULL;
-}
-
-static void page_free(void *page)
-{
-	if (page)
-		pool_used[((uint8_t(*)[PAGE_SIZE])page) - pool] = false;
-}
-
 void arch_space_destroy(struct arch_space *s)
 {
-	page_free(s->dir);
-	page_free(s->table);
+	page_pool_free(&pool, s->dir);
+	page_pool_free(&pool, s->table);
 	for (unsigned i = 0; i < USER_PAGES; i++)
-		page_free(s->pages[i]);
+		page_pool_free(&pool, s->pages[i]);
 	*s = (struct arch_space){ 0 };
 }
 
@@ -82,10 +66,10 @@ struct arch_space *arch_space_create(const void *image, size_t len)
 	if (!s || len > (USER_PAGES - 1) * PAGE_SIZE) /* keep at least a page of stack */
 		return NULL;
 	s->used = true;
-	s->dir = page_alloc();
-	s->table = page_alloc();
+	s->dir = page_pool_alloc(&pool);
+	s->table = page_pool_alloc(&pool);
 	for (unsigned i = 0; i < USER_PAGES; i++)
-		s->pages[i] = page_alloc();
+		s->pages[i] = page_pool_alloc(&pool);
 	for (unsigned i = 0; i < USER_PAGES; i++)
 		if (!s->pages[i] || !s->dir || !s->table) {
 			arch_space_destroy(s);

@@ -15,6 +15,7 @@
 
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
+#include "kernel/page_pool.h"
 #include "kernel/memory.h"
 #include "kernel/x86_64/cpu_tables.h"
 #include "kernel/x86_64/paging.h"
@@ -41,35 +42,18 @@ struct arch_space {
 	uint8_t *pages[USER_PAGES];
 };
 
-static uint8_t pool[POOL_PAGES][PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
-static bool pool_used[POOL_PAGES];
+PAGE_POOL(pool, POOL_PAGES);
 static struct arch_space spaces[MAX_SPACES];
 static struct arch_space *running;
 
-static void *page_alloc(void)
-{
-	for (unsigned i = 0; i < POOL_PAGES; i++)
-		if (!pool_used[i]) {
-			pool_used[i] = true;
-			return memset(pool[i], 0, PAGE_SIZE);
-		}
-	return NULL;
-}
-
-static void page_free(void *page)
-{
-	if (page)
-		pool_used[((uint8_t(*)[PAGE_SIZE])page) - pool] = false;
-}
-
 void arch_space_destroy(struct arch_space *s)
 {
-	page_free(s->pml4);
-	page_free(s->pdpt);
-	page_free(s->pd);
-	page_free(s->pt);
+	page_pool_free(&pool, s->pml4);
+	page_pool_free(&pool, s->pdpt);
+	page_pool_free(&pool, s->pd);
+	page_pool_free(&pool, s->pt);
 	for (unsigned i = 0; i < USER_PAGES; i++)
-		page_free(s->pages[i]);
+		page_pool_free(&pool, s->pages[i]);
 	*s = (struct arch_space){ 0 };
 }
 
@@ -87,13 +71,13 @@ struct arch_space *arch_space_create(const void *image, size_t len)
 	if (!s || len > (USER_PAGES - 1) * PAGE_SIZE) /* keep at least a page of stack */
 		return NULL;
 	s->used = true;
-	s->pml4 = page_alloc();
-	s->pdpt = page_alloc();
-	s->pd = page_alloc();
-	s->pt = page_alloc();
+	s->pml4 = page_pool_alloc(&pool);
+	s->pdpt = page_pool_alloc(&pool);
+	s->pd = page_pool_alloc(&pool);
+	s->pt = page_pool_alloc(&pool);
 	bool ok = s->pml4 && s->pdpt && s->pd && s->pt;
 	for (unsigned i = 0; i < USER_PAGES; i++)
-		ok &= (s->pages[i] = page_alloc()) != NULL;
+		ok &= (s->pages[i] = page_pool_alloc(&pool)) != NULL;
 	if (!ok) {
 		arch_space_destroy(s);
 		return NULL;

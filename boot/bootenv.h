@@ -29,6 +29,10 @@ struct phys_reader {
 };
 
 struct boot_env {
+	/* As the loader left them in EAX and EBX, for a handoff that passes them on. */
+	uint32_t loader_magic;
+	uint32_t loader_info;
+
 	struct kslide_mem_entry map[BOOTENV_MAP_MAX];
 	uint32_t map_count;
 	uint32_t map_dropped; /* entries beyond BOOTENV_MAP_MAX */

@@ -43,6 +43,17 @@ extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
 static const char *progname = "kslide-pack";
 
+/* --handoff NAME: how the stub enters the kernel (boot/handoff_*.c). */
+static const struct {
+	const char *name;
+	uint32_t id;
+	const char *what;
+} handoffs[] = {
+	{ "kslide", KSLIDE_HANDOFF_KSLIDE, "kslide's boot info (include/kslide/bootinfo.h)" },
+};
+#define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
+#define DEFAULT_HANDOFF KSLIDE_HANDOFF_KSLIDE
+
 static void usage(FILE *to)
 {
 	fprintf(to,
@@ -62,13 +73,36 @@ static void usage(FILE *to)
 		"                          0xffffffff80000000:0xffffffffff000000 for -mcmodel=kernel,\n"
 		"                          0xffff880000000000:0xffffff8000000000 for a PIE)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
+		"      --handoff NAME      how the stub enters the kernel (default kslide):\n",
+		progname);
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
+	fprintf(to,
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
-		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n",
-		progname);
+		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n");
+}
+
+/* "kslide, multiboot, linux": for messages. */
+static const char *handoff_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      handoffs[i].name);
+	return names;
+}
+
+static const char *handoff_name(uint32_t id)
+{
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		if (handoffs[i].id == id)
+			return handoffs[i].name;
+	return "?";
 }
 
 static int error(const char *file, const char *fmt, ...)
@@ -131,6 +165,18 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static int parse_handoff(const char *name, uint32_t *id)
+{
+	for (size_t i = 0; i < HANDOFF_COUNT; i++) {
+		if (strcmp(name, handoffs[i].name) == 0) {
+			*id = handoffs[i].id;
+			return 0;
+		}
+	}
+	error(NULL, "unknown handoff '%s' for --handoff (known: %s)", name, handoff_names());
+	return -1;
+}
+
 /* "MIN:END", END exclusive, 0 for the top of the address space. */
 static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 {
@@ -173,6 +219,7 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
+	fprintf(stderr, "handoff: %s\n", handoff_name(opt->handoff));
 }
 
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
@@ -219,7 +266,7 @@ static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
 int main(int argc, char **argv)
 {
 	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE };
+	       OPT_VIRT_RANGE, OPT_HANDOFF };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
@@ -229,12 +276,14 @@ int main(int argc, char **argv)
 		{ "no-kaslr-default", no_argument, 0, OPT_NOKASLR },
 		{ "stats", no_argument, 0, OPT_STATS },
 		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
+		{ "handoff", required_argument, 0, OPT_HANDOFF },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
+	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN,
+				    .handoff = DEFAULT_HANDOFF };
 	const char *out = NULL;
 	int stats = 0, verbose = 0, max_given = 0, range_given = 0, c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
@@ -259,6 +308,10 @@ int main(int argc, char **argv)
 						   "with MIN < END)",
 					     optarg);
 			range_given = 1;
+			break;
+		case OPT_HANDOFF:
+			if (parse_handoff(optarg, &opt.handoff))
+				return 1;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
 		case OPT_STATS: stats = 1; break;

@@ -39,9 +39,8 @@
 #include "lib/pool.h"
 #include "lib/reloc.h"
 #include "lib/slots.h"
+#include "lib/string.h"
 #include "lib/uniform.h"
-
-size_t strlen(const char *s);
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
 #define OPTION_MAX 64

@@ -3,8 +3,7 @@
 
 BENCH_BINS := $(BUILD)/bench/reloc-bench $(BUILD)/bench/slots-bench
 
-$(BUILD)/bench/reloc-bench: $(BUILD)/tool/bench/reloc_bench.o \
-		$(BUILD)/tool/tools/pack/image_writer.o $(LIB_TOOL_OBJS)
+$(BUILD)/bench/reloc-bench: $(BUILD)/tool/bench/reloc_bench.o $(PACK_LIB_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 

@@ -8,7 +8,7 @@ STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o bo
 	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
 	$(STUB_PROTOCOL_OBJS) arch/x86/arch_ops.o arch/x86/serial.o
 STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/mapping.o \
-	$(STUB_COMMON_OBJS))
+	boot/handoff_multiboot.o $(STUB_COMMON_OBJS))
 STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, boot/x86_64/entry.o boot/x86_64/mapping.o \
 	$(STUB_COMMON_OBJS))
 

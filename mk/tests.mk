@@ -35,8 +35,7 @@ unit: $(UNIT_BINS)
 ORACLE_I386_ELFS := $(BUILD)/i386/kernel-at-22m.elf $(BUILD)/i386/kernel-at-0x1234000.elf
 $(BUILD)/i386/kernel-at-22m.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1600000
 $(BUILD)/i386/kernel-at-0x1234000.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1234000
-ORACLE_OBJS := $(addprefix $(BUILD)/tool/, tests/oracle/reloc_oracle.o tools/pack/kernel_elf.o \
-	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o)
+ORACLE_OBJS := $(BUILD)/tool/tests/oracle/reloc_oracle.o $(PACK_LIB_OBJS)
 
 $(BUILD)/bin/reloc-oracle: $(ORACLE_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
@@ -139,9 +138,7 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
-FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/dynamic_relocs.c tools/pack/gotpcrelx.c \
-	tools/pack/image_writer.c \
-	$(LIB_SRCS)
+FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c

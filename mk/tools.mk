@@ -1,9 +1,10 @@
 # Host programs (tools/): kslide-pack with both stubs embedded, kslide-stat, kslide-kallsyms.
 
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
-PACK_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-pack.o tools/pack/kernel_elf.o \
-	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o \
-	tools/pack/stubs.o)
+# The packer's reading and writing (tools/pack/*.c), which the oracle and benchmarks link too.
+PACK_LIB_SRCS := $(wildcard tools/pack/*.c)
+PACK_LIB_OBJS := $(PACK_LIB_SRCS:%.c=$(BUILD)/tool/%.o)
+PACK_OBJS := $(BUILD)/tool/tools/kslide-pack.o $(PACK_LIB_OBJS) $(BUILD)/tool/tools/pack/stubs.o
 
 $(BUILD)/tool/tools/pack/stubs.o: tools/pack/stubs.S $(BUILD)/i386/stub.bin $(X86_64)/stub.bin
 	@mkdir -p $(dir $@)

@@ -12,6 +12,8 @@
 #include "include/kslide/image.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/kernel_note.h"
+#include "tools/pack/multiboot_header.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -50,9 +52,13 @@ static const struct {
 	const char *what;
 } handoffs[] = {
 	{ "kslide", KSLIDE_HANDOFF_KSLIDE, "kslide's boot info (include/kslide/bootinfo.h)" },
+	{ "multiboot", KSLIDE_HANDOFF_MULTIBOOT,
+	  "the loader's own Multiboot info (include/kslide/multiboot.h)" },
 };
 #define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
-#define DEFAULT_HANDOFF KSLIDE_HANDOFF_KSLIDE
+
+/* Where the boot loader puts the packed image (both stubs are linked there). */
+#define IMAGE_LOAD_ADDRESS 0x100000ull
 
 static void usage(FILE *to)
 {
@@ -73,7 +79,9 @@ static void usage(FILE *to)
 		"                          0xffffffff80000000:0xffffffffff000000 for -mcmodel=kernel,\n"
 		"                          0xffff880000000000:0xffffff8000000000 for a PIE)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
-		"      --handoff NAME      how the stub enters the kernel (default kslide):\n",
+		"      --handoff NAME      how the stub enters the kernel; by default the one the\n"
+		"                          kernel's kslide note names, else multiboot for a kernel\n"
+		"                          with a Multiboot header, else kslide:\n",
 		progname);
 	for (size_t i = 0; i < HANDOFF_COUNT; i++)
 		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
@@ -204,24 +212,6 @@ static void print_stats(const struct packed_image *img)
 	       img->relocs_size, per, img->reloc_count * 4);
 }
 
-static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
-			  const struct pack_options *opt)
-{
-	fprintf(stderr,
-		"kernel: link phys 0x%llx virt 0x%llx, %llu bytes in memory (%llu in file), "
-		"entry +0x%llx\n",
-		(unsigned long long)k->link_phys, (unsigned long long)k->link_virt,
-		(unsigned long long)k->mem_size, (unsigned long long)k->file_size,
-		(unsigned long long)k->entry_offset);
-	fprintf(stderr,
-		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone\n",
-		k->fixup_count, k->skipped_pcrel, k->skipped_absolute);
-	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
-		(unsigned long long)opt->min, (unsigned long long)opt->max,
-		(unsigned long long)opt->align);
-	fprintf(stderr, "handoff: %s\n", handoff_name(opt->handoff));
-}
-
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
 			 const char *in)
 {
@@ -249,18 +239,160 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 	return 0;
 }
 
+/* What the command line chose besides the options' values. */
+struct choices {
+	int stats, verbose;
+	int max_given, range_given, handoff_given;
+};
+
 /* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
-static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k, int max_given,
-			   int range_given)
+static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct choices *ch)
 {
-	if (!max_given)
+	if (!ch->max_given)
 		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
 	if (!opt->virt_align)
 		opt->virt_align = opt->align;
-	if (!range_given) {
+	if (!ch->range_given) {
 		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
 		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
 	}
+}
+
+/* The handoff: --handoff, else the kernel's note, else what its headers say it speaks. */
+static const char *choose_handoff(struct pack_options *opt, const struct choices *ch,
+				  const struct kernel_note *note, const struct multiboot_requests *mb)
+{
+	if (ch->handoff_given)
+		return "as --handoff asks";
+	if (note->present && note->handoff) {
+		opt->handoff = note->handoff;
+		return "as the kernel's kslide note asks";
+	}
+	if (!note->present && (mb->mb1 || mb->mb2)) {
+		opt->handoff = KSLIDE_HANDOFF_MULTIBOOT;
+		return "the kernel has a Multiboot header and no kslide note";
+	}
+	opt->handoff = KSLIDE_HANDOFF_KSLIDE;
+	return note->present ? "the kernel's kslide note leaves it to kslide-pack"
+			     : "the kernel has no Multiboot header";
+}
+
+/*
+ * The Multiboot pass-through: the kernel's own requests go into the image's headers, its
+ * relocatable tag bounds the placement, and its entry address tag is the entry.
+ */
+static int prepare_multiboot(const char *in, struct kernel_elf *k,
+			     const struct multiboot_requests *mb, struct pack_options *opt)
+{
+	if (!mb->mb1 && !mb->mb2)
+		return error(in, "--handoff multiboot: the kernel has no Multiboot header");
+	if (mb->refusal[0])
+		return error(in, "%s", mb->refusal);
+	if (k->arch != KSLIDE_ARCH_I386)
+		return error(in, "--handoff multiboot takes i386 (ELF32) kernels only: the Multiboot "
+				 "entry is 32-bit protected mode");
+	if (mb->entry_given) {
+		if (mb->entry_addr < k->link_phys || mb->entry_addr - k->link_phys >= k->mem_size)
+			return error(in, "its Multiboot2 entry address 0x%x lies outside the kernel",
+				     (unsigned)mb->entry_addr);
+		k->entry_offset = mb->entry_addr - k->link_phys;
+	}
+	if (mb->bounded) {
+		if (mb->min_addr > opt->min)
+			opt->min = mb->min_addr;
+		if (mb->max_end < opt->max)
+			opt->max = mb->max_end;
+		if (mb->align > opt->align)
+			opt->align = mb->align;
+	}
+	opt->multiboot = mb;
+	return 0;
+}
+
+static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
+			  const struct pack_options *opt, const char *handoff_why,
+			  const struct multiboot_requests *mb)
+{
+	fprintf(stderr,
+		"kernel: link phys 0x%llx virt 0x%llx, %llu bytes in memory (%llu in file), "
+		"entry +0x%llx\n",
+		(unsigned long long)k->link_phys, (unsigned long long)k->link_virt,
+		(unsigned long long)k->mem_size, (unsigned long long)k->file_size,
+		(unsigned long long)k->entry_offset);
+	fprintf(stderr,
+		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone\n",
+		k->fixup_count, k->skipped_pcrel, k->skipped_absolute);
+	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
+		(unsigned long long)opt->min, (unsigned long long)opt->max,
+		(unsigned long long)opt->align);
+	fprintf(stderr, "handoff: %s (%s)\n", handoff_name(opt->handoff), handoff_why);
+	if (!opt->multiboot)
+		return;
+	fprintf(stderr, "multiboot: the kernel's headers: %s%s%s; %zu bytes of Multiboot2 tags asked "
+			"again, %zu optional tags left out%s%s\n",
+		mb->mb1 ? "Multiboot 1" : "", mb->mb1 && mb->mb2 ? " and " : "",
+		mb->mb2 ? "Multiboot 2" : "", mb->mb2_tags_size, mb->mb2_dropped,
+		mb->bounded ? "; its relocatable tag bounds the base" : "",
+		mb->entry_given ? "; its entry address tag is the entry" : "");
+}
+
+/* A link address the packed image itself covers: nokaslr and the fallback need that place. */
+static void warn_link_inside_image(const char *in, const struct kernel_elf *k, size_t image_size)
+{
+	uint64_t image_end = IMAGE_LOAD_ADDRESS + image_size;
+	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= IMAGE_LOAD_ADDRESS)
+		return;
+	fprintf(stderr,
+		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
+		"[0x%llx, 0x%llx): nokaslr and the fallback when no slot is free cannot boot it; "
+		"link it at 16M or above\n",
+		progname, in, (unsigned long long)k->link_phys,
+		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end);
+}
+
+static int pack(const char *in, const char *out, struct pack_options *opt,
+		const struct choices *ch)
+{
+	size_t len;
+	uint8_t *buf = read_file(in, &len);
+	if (!buf)
+		return error(in, "%s", strerror(errno));
+	char err[512];
+	struct kernel_elf k;
+	struct kernel_note note;
+	struct multiboot_requests mb;
+	int rc = kernel_elf_read(buf, len, &k, err, sizeof(err));
+	if (rc) {
+		free(buf);
+		return error(in, "%s", err);
+	}
+	if (kernel_note_read(buf, len, &note, err, sizeof(err)) ||
+	    multiboot_requests_read(buf, len, &mb, err, sizeof(err)))
+		rc = error(in, "%s", err);
+	free(buf);
+	const char *handoff_why = choose_handoff(opt, ch, &note, &mb);
+	apply_defaults(opt, &k, ch);
+	if (!rc && opt->handoff == KSLIDE_HANDOFF_MULTIBOOT)
+		rc = prepare_multiboot(in, &k, &mb, opt);
+	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
+	struct packed_image img = { 0 };
+	if (!rc)
+		rc = check_options(opt, &k, in);
+	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
+		rc = error(in, "%s", err);
+	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
+		rc = error(out, "%s", err);
+	if (!rc)
+		warn_link_inside_image(in, &k, img.size);
+	if (!rc && ch->stats)
+		print_stats(&img);
+	if (!rc && ch->verbose)
+		print_verbose(&k, &img, opt, handoff_why, &mb);
+	free(img.bytes);
+	kernel_elf_free(&k);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -282,10 +414,10 @@ int main(int argc, char **argv)
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN,
-				    .handoff = DEFAULT_HANDOFF };
+	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
+	struct choices ch = { 0 };
 	const char *out = NULL;
-	int stats = 0, verbose = 0, max_given = 0, range_given = 0, c;
+	int c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
 		uint64_t *target = c == OPT_ALIGN ? &opt.align
 				   : c == OPT_MIN ? &opt.min
@@ -300,56 +432,34 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
-			max_given |= c == OPT_MAX;
+			ch.max_given |= c == OPT_MAX;
 			break;
 		case OPT_VIRT_RANGE:
 			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
 				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
 						   "with MIN < END)",
 					     optarg);
-			range_given = 1;
+			ch.range_given = 1;
 			break;
 		case OPT_HANDOFF:
 			if (parse_handoff(optarg, &opt.handoff))
 				return 1;
+			ch.handoff_given = 1;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
-		case OPT_STATS: stats = 1; break;
-		case 'v': verbose = 1; break;
+		case OPT_STATS: ch.stats = 1; break;
+		case 'v': ch.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kslide-pack %s\n", KSLIDE_VERSION); return 0;
 		default: usage(stderr); return 1;
 		}
 	}
-	if (!out || optind != argc - 1) {
+	if (!out || optind >= argc || optind < argc - 1) {
+		error(NULL, "%s", !out		       ? "no output file: give -o OUT"
+				  : optind >= argc     ? "no input kernel: give IN.elf"
+						       : "more than one input kernel");
 		usage(stderr);
 		return 1;
 	}
-	const char *in = argv[optind];
-	size_t len;
-	uint8_t *buf = read_file(in, &len);
-	if (!buf)
-		return error(in, "%s", strerror(errno));
-	char err[512];
-	struct kernel_elf k;
-	int rc = kernel_elf_read(buf, len, &k, err, sizeof(err));
-	free(buf);
-	if (rc)
-		return error(in, "%s", err);
-	apply_defaults(&opt, &k, max_given, range_given);
-	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
-	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
-	struct packed_image img = { 0 };
-	rc = check_options(&opt, &k, in);
-	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, &opt, &img, err, sizeof(err)))
-		rc = error(in, "%s", err);
-	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
-		rc = error(out, "%s", err);
-	if (!rc && stats)
-		print_stats(&img);
-	if (!rc && verbose)
-		print_verbose(&k, &img, &opt);
-	free(img.bytes);
-	kernel_elf_free(&k);
-	return rc;
+	return pack(argv[optind], out, &opt, &ch);
 }

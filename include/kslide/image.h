@@ -14,6 +14,17 @@
 #ifndef KSLIDE_IMAGE_H
 #define KSLIDE_IMAGE_H
 
+/* Bytes reserved after the stub's Multiboot2 end tag for a packed kernel's own header tags
+ * (boot/x86/multiboot2_header.S, tools/pack/multiboot_header.c). */
+#define KSLIDE_MB2_KERNEL_TAGS_ROOM 512
+
+/* How the stub enters the kernel (boot/handoff_*.c; kslide-pack --handoff NAME). Plain
+ * numbers: assembler code (include/kslide/kernel.h) uses them too. */
+#define KSLIDE_HANDOFF_KSLIDE 1    /* "kslide": struct kslide_bootinfo (include/kslide/bootinfo.h) */
+#define KSLIDE_HANDOFF_MULTIBOOT 2 /* "multiboot": the loader's own Multiboot info, passed on */
+#define KSLIDE_HANDOFF_LINUX 3     /* "linux": Linux's boot protocol, a zero page */
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
@@ -26,10 +37,6 @@
 /* flags */
 #define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
 
-/* How the stub enters the kernel (boot/handoff_*.c; kslide-pack --handoff NAME). */
-#define KSLIDE_HANDOFF_KSLIDE 1u    /* "kslide": struct kslide_bootinfo (include/kslide/bootinfo.h) */
-#define KSLIDE_HANDOFF_MULTIBOOT 2u /* "multiboot": the loader's own Multiboot info, passed on */
-#define KSLIDE_HANDOFF_LINUX 3u     /* "linux": Linux's boot protocol, a zero page */
 
 struct kslide_image_header {
 	uint8_t magic[KSLIDE_IMAGE_MAGIC_BYTES];
@@ -67,4 +74,5 @@ struct kslide_image_header {
 	uint32_t checksum; /* lib/crc32.h */
 };
 
+#endif /* __ASSEMBLER__ */
 #endif

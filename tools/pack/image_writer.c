@@ -300,6 +300,12 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 		put32(tag + MB2_ADDR_BSS_END, load_addr + (uint32_t)total);
 	}
 
+	if (opt->multiboot &&
+	    multiboot_requests_apply(img, stub_size, opt->multiboot, err, err_cap)) {
+		free(img);
+		return -1;
+	}
+
 	struct kslide_image_header h;
 	fill_header(&h, k, opt, &l);
 	h.checksum = image_checksum(img, &h);

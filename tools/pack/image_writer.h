@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/multiboot_header.h"
 
 struct pack_options {
 	uint64_t align;
@@ -22,6 +23,8 @@ struct pack_options {
 	size_t handoff_data_size;
 	/* Bytes from the base that must be free at entry; 0 means the kernel's memory size. */
 	uint64_t memory_size;
+	/* A Multiboot kernel's own requests, for the image's headers to repeat; or NULL. */
+	const struct multiboot_requests *multiboot;
 };
 
 struct packed_image {

@@ -120,14 +120,20 @@ $(BUILD)/%/kernel.iso: $(BUILD)/%/kernel.img $(ISO_MODULE) scripts/mkiso.sh
 
 ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
 
-#### the example kernel for kernel authors (docs/kernel-authors.md), by its own Makefile ####
-EXAMPLE_I386_DIR := examples/minimal-i386
-EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img
-$(BUILD)/examples/minimal-i386/example.img: $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
-		$(wildcard $(EXAMPLE_I386_DIR)/*.c $(EXAMPLE_I386_DIR)/*.S $(EXAMPLE_I386_DIR)/*.ld \
-		$(EXAMPLE_I386_DIR)/Makefile)
-	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) -C $(EXAMPLE_I386_DIR) \
-		OUT=$(abspath $(BUILD))/examples/minimal-i386 KSLIDE_PACK=$(abspath $(BUILD)/bin/kslide-pack)
+#### the example kernels (docs/kernel-authors.md), each by its own Makefile ####
+# minimal-i386 speaks kslide's boot info; multiboot1 and multiboot2 are tutorial kernels that
+# know nothing of kslide (tests/boot/multiboot.sh).
+EXAMPLES := minimal-i386 multiboot1 multiboot2
+EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img \
+	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img
+$(BUILD)/examples/minimal-i386/example.img: EXAMPLE := minimal-i386
+$(BUILD)/examples/multiboot1/kernel.img: EXAMPLE := multiboot1
+$(BUILD)/examples/multiboot2/kernel.img: EXAMPLE := multiboot2
+$(EXAMPLE_IMAGES): $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
+		$(foreach e,$(EXAMPLES) common,$(wildcard examples/$(e)/*.[chS] examples/$(e)/*.ld \
+		examples/$(e)/Makefile))
+	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) -C examples/$(EXAMPLE) \
+		OUT=$(abspath $(BUILD))/examples/$(EXAMPLE) KSLIDE_PACK=$(abspath $(BUILD)/bin/kslide-pack)
 
 #### fuzzing: libFuzzer targets for every parser (tests/fuzz/) ####
 FUZZ_CC ?= clang

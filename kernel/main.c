@@ -45,7 +45,6 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
 	report_usable_memory(bi);
 
-#if KERNEL_HAS_SECRECY
 	/* The secrecy half: from here on the base is not to be shown to user mode. */
 	kptr_init(bi);
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
@@ -53,7 +52,6 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	printk("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
 	       arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
 	       (unsigned long long)arch_idt_alias());
-#endif
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

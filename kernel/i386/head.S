@@ -6,7 +6,7 @@
  * the stub has already added the slide to each of them. We map physical [0, LOWMEM_LIMIT)
  * both at 0 (only until we jump high) and at KERNEL_VIRT_OFFSET, then call kernel_main.
  */
-#include "kernel/i386/layout.h"
+#include "kernel/layout.h"
 
 #define PA(sym) ((sym) - KERNEL_VIRT_OFFSET)
 #define STACK_BYTES 16384

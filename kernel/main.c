@@ -7,6 +7,7 @@
 
 #include "include/kslide/bootinfo.h"
 #include "kernel/arch.h"
+#include "kernel/boot_entry.h"
 #include "kernel/console.h"
 #include "kernel/kptr.h"
 #include "kernel/memory.h"
@@ -31,11 +32,15 @@ static const char *command_line(const struct kslide_bootinfo *bi)
 void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 {
 	console_init();
-	if (magic != KSLIDE_BOOT_MAGIC) {
+	const char *how;
+	uintptr_t located = boot_info_locate(magic, boot_info_phys, &how);
+	if (!located) {
 		kprintf("kernel: not started by the kslide stub (magic 0x%x)\n", magic);
 		qemu_exit(QEMU_EXIT_FAIL);
 	}
-	const struct kslide_bootinfo *bi = phys_to_virt(boot_info_phys);
+	if (magic != KSLIDE_BOOT_MAGIC)
+		kprintf("kernel: boot info from %s\n", how);
+	const struct kslide_bootinfo *bi = phys_to_virt(located);
 	const char *cmdline = command_line(bi);
 	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx",
 		(unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,

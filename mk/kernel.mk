@@ -3,8 +3,8 @@
 
 #### i386 ####
 KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/probes.o \
-	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
-	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
+	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
+	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
 # The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
 # Each arch adds its own half (cpu_tables, vectors, space).
 KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/syslog.o \
@@ -61,8 +61,8 @@ $(BUILD)/i386/kernel%elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms2.o $(KALLSY
 #### x86-64 ####
 KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/probes.o \
 	kernel/x86_64/paging.o kernel/x86_64/paging_check.o \
-	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
-	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
+	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
+	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
 KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/vectors.o kernel/x86_64/space.o \
 	$(KERNEL_SECRECY_SRCS)
 KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))

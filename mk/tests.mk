@@ -105,8 +105,12 @@ $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img:
 # Only RAM above 4 GiB allowed: the boot tests' way to place the kernel there every time.
 $(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --min 4G -o $@ $<
+# The i386 reference kernel through the Multiboot pass-through: it finds kslide's boot info in
+# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c).
+$(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot -o $@ $<
 TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
-	$(X86_64)/kernel-high.img
+	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img
 
 #### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
 # The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.

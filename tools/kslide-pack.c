@@ -285,8 +285,6 @@ static const char *choose_handoff(struct pack_options *opt, const struct choices
 static int prepare_multiboot(const char *in, struct kernel_elf *k,
 			     const struct multiboot_requests *mb, struct pack_options *opt)
 {
-	if (!mb->mb1 && !mb->mb2)
-		return error(in, "--handoff multiboot: the kernel has no Multiboot header");
 	if (mb->refusal[0])
 		return error(in, "%s", mb->refusal);
 	if (k->arch != KSLIDE_ARCH_I386)
@@ -306,7 +304,8 @@ static int prepare_multiboot(const char *in, struct kernel_elf *k,
 		if (mb->align > opt->align)
 			opt->align = mb->align;
 	}
-	opt->multiboot = mb;
+	/* Without a header of its own the kernel takes what either kind of loader gives. */
+	opt->multiboot = mb->mb1 || mb->mb2 ? mb : NULL;
 	return 0;
 }
 
@@ -327,8 +326,13 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
 	fprintf(stderr, "handoff: %s (%s)\n", handoff_name(opt->handoff), handoff_why);
-	if (!opt->multiboot)
+	if (opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
 		return;
+	if (!opt->multiboot) {
+		fprintf(stderr, "multiboot: the kernel has no Multiboot header: the image answers "
+				"Multiboot 1 and 2 loaders alike\n");
+		return;
+	}
 	fprintf(stderr, "multiboot: the kernel's headers: %s%s%s; %zu bytes of Multiboot2 tags asked "
 			"again, %zu optional tags left out%s%s\n",
 		mb->mb1 ? "Multiboot 1" : "", mb->mb1 && mb->mb2 ? " and " : "",

@@ -510,8 +510,15 @@ mbkernel mb2-noend "0: .long 0xE85250D6, 0, 1f - 0b, -(0xE85250D6 + (1f - 0b))
 .long 12, 0
 1:"
 expect_fail "Multiboot 2 header without an end tag" "has no end tag" "$T/mb2-noend.elf"
-expect_fail "--handoff multiboot without a Multiboot header" \
-	"--handoff multiboot: the kernel has no Multiboot header" --handoff multiboot "$G"
+if "$PACK" -v --handoff multiboot -o "$out" "$KERNEL" 2>"$T/stderr" &&
+	grep -q '^multiboot: the kernel has no Multiboot header: the image answers Multiboot 1 and 2' "$T/stderr" &&
+	head -c 8192 "$out" | od -An -v -tx1 | tr -d ' \n' | grep -q "$magic_le"; then
+	ok "--handoff multiboot without a header of the kernel's own: both loaders' headers stay"
+else
+	not_ok "--handoff multiboot without a header of the kernel's own" "refused, or a header gone"
+fi
+expect_fail "--handoff multiboot for an x86-64 kernel" \
+	"--handoff multiboot takes i386 (ELF32) kernels only" --handoff multiboot "$B/x86_64/kernel.elf"
 expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
 	--handoff linus "$G"
 if "$PACK" "$G" >/dev/null 2>"$T/stderr"; [ $? -eq 1 ] && grep -q 'no output file: give -o OUT' "$T/stderr"; then

@@ -54,6 +54,11 @@ struct boot_env {
 	uint32_t efi_bits; /* 32 or 64; 0 without UEFI */
 	bool efi_boot_services;
 
+	/* The loader's copy of the ACPI RSDP (Multiboot 2: the new-RSDP tag, else the old one):
+	 * its physical address and length; 0, 0 when the loader gave none. */
+	uint64_t acpi_rsdp_copy;
+	uint32_t acpi_rsdp_size;
+
 	const char *why; /* after a parse error: what was wrong, for the console; or NULL */
 };
 

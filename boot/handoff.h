@@ -75,6 +75,7 @@ struct kernel_handoff {
 
 extern const struct kernel_handoff handoff_kslide;
 extern const struct kernel_handoff handoff_multiboot;
+extern const struct kernel_handoff handoff_linux;
 
 /* The handoff an image names (boot/protocols.c), or NULL. */
 const struct kernel_handoff *kernel_handoff_for(uint32_t id);

@@ -15,6 +15,7 @@ static const struct boot_loader *const loaders[] = {
 
 static const struct kernel_handoff *const handoffs[] = {
 	&handoff_kslide,
+	&handoff_linux,
 #ifndef __x86_64__
 	/* The Multiboot machine state is 32-bit protected mode: only the i386 stub has it. */
 	&handoff_multiboot,

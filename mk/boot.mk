@@ -3,7 +3,7 @@
 # The parts of the stub both arches share; each adds its entry code and handoff.
 # The ways in (loader_*) and out (handoff_*), tabled in protocols.o.
 STUB_PROTOCOL_OBJS := boot/protocols.o boot/loader_multiboot1.o boot/loader_multiboot2.o \
-	boot/handoff_kslide.o
+	boot/handoff_kslide.o boot/handoff_linux.o
 STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o boot/stub.o \
 	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
 	$(STUB_PROTOCOL_OBJS) arch/x86/arch_ops.o arch/x86/serial.o

@@ -36,6 +36,7 @@
 #include "lib/entropy.h"
 #include "lib/errors.h"
 #include "lib/image.h"
+#include "lib/log2.h"
 #include "lib/pool.h"
 #include "lib/reloc.h"
 #include "lib/slots.h"
@@ -317,6 +318,23 @@ static void report_line(const struct kslide_bootinfo *bi, const struct entropy_r
 	console_print(" entropy=%s credited=%u\n", sources, (unsigned)report->credited_bits);
 }
 
+/*
+ * Honesty about entropy: the draw can be no harder to guess than the bits the sources are
+ * credited with, however many bases there are. Say so when the credit falls short of
+ * log2(physical x virtual slots), and tell the kernel.
+ */
+static uint32_t check_credit(uint64_t phys_slots, uint64_t virt_slots, uint32_t credited)
+{
+	uint32_t possible = log2_fixed(phys_slots) + log2_fixed(virt_slots);
+	if ((uint64_t)credited * LOG2_ONE >= possible)
+		return 0;
+	console_print("kslide: warning: %u bits of entropy credited, fewer than the %u.%02u bits "
+		      "of the possible bases: the base is easier to guess than the slot count says\n",
+		      (unsigned)credited, (unsigned)(possible / LOG2_ONE),
+		      (unsigned)((possible % LOG2_ONE) * 100 / LOG2_ONE));
+	return KSLIDE_BOOT_LOW_ENTROPY;
+}
+
 /* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
 static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base,
 		       uint32_t *flags)
@@ -442,6 +460,8 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 	struct virt_choice virt;
 	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
+	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
+		flags |= check_credit(map.total, virt.slots, report.credited_bits);
 	fill_boot_info(base, map.total, &virt, flags, &report, &rng);
 	random_dump(env.cmdline, cmdline_length(), &rng);
 	struct kernel_mapping mapping;

@@ -14,7 +14,9 @@ last relocation overflows, valid checksum	-H -t 4 -e 'relocation table rejected:
 header: file size beyond what was loaded	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/header-file-size.img
 header: payload beyond the file	-H -t 4 -e 'payload lies outside the image' $F/header-payload-size.img
 header: table beyond the file	-H -t 4 -e 'relocation table lies outside the image' $F/header-relocs-size.img
-header: another format version, named	-H -t 4 -e 'image format version 1, this stub reads version 2' $F/header-version.img
+stub code byte flipped: the stub refuses itself	-H -t 4 -e 'the stub is corrupt' $F/stub-code.img
+stub data byte flipped (its last page): refused	-H -t 4 -e 'the stub is corrupt' $F/stub-data.img
+header: another format version, named	-H -t 4 -e 'image format version 1, this stub reads version [0-9]+' $F/header-version.img
 header: a handoff the stub does not know	-H -t 4 -e 'names a handoff this stub does not know' $F/header-handoff.img
 header: handoff data beyond the file	-H -t 4 -e 'handoff data lies outside the image' $F/header-data-size.img
 header: memory size sizes the slots	-H -t 4 -m 128M -e 'no safe place for the kernel' $F/header-memory-size.img
@@ -28,6 +30,7 @@ command line of 4096 bytes: refused	-H -t 4 -A '$(printf '%4096s' | tr ' ' x)' -
 command line of 4000 bytes: boots	-A '$(printf '%4000s' | tr ' ' x) nokaslr' -e 'nokaslr: kernel stays' $img
 junk in kslide.entropy: only the named sources	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
+x86-64: the stub byte that once silenced RDRAND: refused	-a x86_64 -H -t 4 -e 'the stub is corrupt' $F/x86_64-stub-code.img
 x86-64: unknown relocation kind, valid checksum	-a x86_64 -H -t 4 -e 'relocation table rejected: invalid argument' $F/x86_64-table-bad-kind.img
 x86-64: header file size beyond what was loaded	-a x86_64 -H -t 4 -e 'image is larger than what the boot loader loaded' $F/x86_64-header-file-size.img
 x86-64: -m 16M: no room at all	-a x86_64 -H -t 4 -m 16M -e 'no safe place for the kernel' $B/x86_64/kernel.img

@@ -24,6 +24,10 @@ patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
 patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 --crc
 patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
+# The stub's own code, rodata and data: its entry checks them before anything else runs.
+patch "$img" "$FAULTS/stub-code.img" --flip stub:200
+patch "$img" "$FAULTS/stub-data.img" --flip stub:-100
+patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-stub-code.img" --flip stub:0x827
 patch "$img" "$FAULTS/header-version.img" --set version=1 --crc
 patch "$img" "$FAULTS/header-handoff.img" --set handoff=99 --crc
 patch "$img" "$FAULTS/header-data-size.img" --add handoff_data_size=64 --crc

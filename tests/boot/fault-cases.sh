@@ -30,7 +30,7 @@ command line of 4096 bytes: refused	-H -t 4 -A '$(printf '%4096s' | tr ' ' x)' -
 command line of 4000 bytes: boots	-A '$(printf '%4000s' | tr ' ' x) nokaslr' -e 'nokaslr: kernel stays' $img
 junk in kslide.entropy: only the named sources	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
-x86-64: the stub byte that once silenced RDRAND: refused	-a x86_64 -H -t 4 -e 'the stub is corrupt' $F/x86_64-stub-code.img
+x86-64: stub code byte flipped: refused	-a x86_64 -H -t 4 -e 'the stub is corrupt' $F/x86_64-stub-code.img
 x86-64: unknown relocation kind, valid checksum	-a x86_64 -H -t 4 -e 'relocation table rejected: invalid argument' $F/x86_64-table-bad-kind.img
 x86-64: header file size beyond what was loaded	-a x86_64 -H -t 4 -e 'image is larger than what the boot loader loaded' $F/x86_64-header-file-size.img
 x86-64: -m 16M: no room at all	-a x86_64 -H -t 4 -m 16M -e 'no safe place for the kernel' $B/x86_64/kernel.img

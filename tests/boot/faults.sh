@@ -40,6 +40,9 @@ patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-table-bad-kind.img" --flip relocs:0 --crc
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-header-file-size.img" --add image_file_size=4096 \
 	--crc
+# 33 small modules, as QEMU's -initrd takes them: one more than the stub's table.
+head -c 4096 /dev/urandom >"$FAULTS/tiny.bin"
+for i in $(seq 33); do printf '%s' "$FAULTS/tiny.bin,"; done | sed 's/,$//' >"$FAULTS/mods33-list"
 head -c 62M /dev/urandom >"$FAULTS/module-62m.bin"
 head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
 echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \

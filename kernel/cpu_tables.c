@@ -21,10 +21,9 @@
 #include "kernel/oops.h"
 #include "kernel/space.h"
 #include "kernel/trap.h"
+#include "kernel/trap_vectors.h"
 #include "lib/cpu.h"
 #include "lib/errors.h"
-
-#define TRAP_VECTORS 32 /* the exceptions, 0..31; kernel/<arch>/entry.S has one stub each */
 
 _Static_assert(sizeof(struct cpu_tables) <= PAGE_SIZE, "descriptor tables exceed a page");
 
@@ -63,19 +62,18 @@ uintptr_t cpu_tss_alias(void)
 
 static void build_idt(struct cpu_tables *t)
 {
-	for (unsigned v = 0; v < TRAP_VECTORS; v++)
+	for (unsigned v = 0; v < TRAP_VECTOR_COUNT; v++)
 		t->idt[v] = cpu_gate(entry_area_vector(v), GATE_INTERRUPT);
 	t->idt[T_SYSCALL] = cpu_gate(entry_area_syscall(), GATE_INTERRUPT_USER);
 }
 
-void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
+/*
+ * What a CPU does to take the tables, once they are built: every way a CPU comes into the
+ * kernel (today the boot CPU's, once) goes through here, so none keeps the reset LDT or the
+ * loader's tables.
+ */
+static void cpu_load(void)
 {
-	if (frames_init(bi) != KS_OK)
-		panic("no memory outside the image for the entry area and user spaces");
-	entry_area_init(bi, pti);
-	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
-	build_idt(cpu_tables);
-	cpu_tables_build_gdt_tss(cpu_tables, cpu_tss_alias(), entry_area_stack_top());
 	struct desc_ptr gdt = { .limit = sizeof(cpu_tables->gdt) - 1,
 				.base = (uintptr_t)cpu_tables->gdt };
 	lgdt(&gdt);
@@ -84,11 +82,6 @@ void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 	cpu_tss_descriptor_clear(cpu_tables);
 	lldt(0); /* not the reset LDT (base 0): a TI=1 selector must name nothing */
 	write_cr0(read_cr0() | CR0_WP);
-
-	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
-					      .kernel_stack_top = trap_stack_top(),
-					      .entry_stack_top = entry_area_stack_top(),
-					      .exit_stub = entry_area_exit() };
 	cpu_entry_register_init(&entry_percpu);
 	gdt.base = cpu_gdt_alias();
 	lgdt(&gdt);
@@ -101,6 +94,21 @@ void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 		write_cr4(read_cr4() | CR4_UMIP);
 		umip_enabled = true;
 	}
+}
+
+void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
+{
+	if (frames_init(bi) != KS_OK)
+		panic("no memory outside the image for the entry area and user spaces");
+	entry_area_init(bi, pti);
+	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
+	build_idt(cpu_tables);
+	cpu_tables_build_gdt_tss(cpu_tables, cpu_tss_alias(), entry_area_stack_top());
+	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
+					      .kernel_stack_top = trap_stack_top(),
+					      .entry_stack_top = entry_area_stack_top(),
+					      .exit_stub = entry_area_exit() };
+	cpu_load();
 	space_init();
 }
 

@@ -17,7 +17,6 @@
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
-#define TRAP_VECTOR_COUNT 32
 #define ENTRY_WINDOW_SLOTS (ENTRY_WINDOW_PAGES - ENTRY_AREA_PAGES + 1)
 
 /* A CR3 switch in the template: it starts with a 2-byte NOP, which becomes a short jump over

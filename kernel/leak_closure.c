@@ -37,11 +37,11 @@
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 
-/* The design reaches the entry area's pages and the ring-3 entry tables (one to four): more
- * than this many pages means the closure has grown. */
+/* The design reaches the entry area's three pages (the ring-3 tables above them are walked,
+ * not counted): more than this many pages means the closure has grown. */
 #define CLOSURE_FRAMES_MAX 32
 #define REPORTS_MAX 8 /* failures printed in detail; the rest are counted */
-#define WORD_STEP 4
+#define WORD_STEP 4   /* every 4-byte-aligned word; read pointer-wide, so unaligned on x86-64 */
 #define FRAME_OF(a) ((a) & ~(uint64_t)(PAGE_SIZE - 1))
 
 /* Differences, so that ranges at the top of the address space do not wrap. */

@@ -20,12 +20,12 @@
 #include "kernel/space.h"
 #include "kernel/trap.h"
 #include "kernel/user/leak.h"
+#include "kernel/trap_vectors.h"
 #include "kernel/walk.h"
 #include "lib/cpu.h"
 
 int memcmp(const void *a, const void *b, size_t n);
 
-#define TRAP_VECTOR_COUNT 32
 
 static bool tables_in_entry_area(const struct kslide_bootinfo *bi)
 {

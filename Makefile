@@ -95,8 +95,8 @@ $(BUILD)/i386/stub.bin: $(BUILD)/i386/stub.elf
 KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/probes.o \
 	kernel/main.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o kernel/reloc_check.o \
 	kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
-# The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
-# Each arch adds its own half (cpu_tables, vectors, space).
+# The secrecy half: the entry area, user mode, printk policy, kallsyms (docs/security.md).
+# Each arch adds its own half (cpu_tables, entry, vectors, space).
 KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/syslog.o \
 	kernel/sysctl.o kernel/kallsyms.o kernel/proc.o kernel/oops.o kernel/syscall.o \
 	kernel/leak_test.o kernel/user_programs.o arch/x86/arch_ops.o kernel/cpu_tables.o \

@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Descriptor tables behind fixed read-only aliases, the TSS, the trap vectors, CR0.WP, and
- * CR4.UMIP when the CPU has it. Called once, early. */
-void arch_cpu_init(void);
+#include "include/kslide/bootinfo.h"
+
+/* The entry area at a random place (kernel/entry_area.h), the descriptor tables in it, the
+ * TSS, CR0.WP, CR4.UMIP when the CPU has it, and the memory for user spaces. With pti, ring 3
+ * runs on page tables that map the user window and the entry area only. Called once, early. */
+void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti);
 bool arch_umip_enabled(void);
-/* Where SIDT would point (the fixed alias), for the boot line. */
+/* Where SIDT points (in the entry area), for the boot line. */
 uintptr_t arch_idt_alias(void);
 
 /* An address space: the kernel's supervisor-only mappings plus a user window holding a copy

@@ -1,9 +1,13 @@
 /*
- * Building and loading the descriptor tables, on both arches. The order matters because the
- * alias is read-only and the CPU writes descriptors in two cases: the accessed bit of a segment
- * it loads, and the busy bit of the TSS it loads with LTR. So every segment descriptor is built
- * with its accessed bit already set (kernel/descriptor.h), LTR runs while GDTR still points at
- * the writable copy, and only then do GDTR and IDTR move to the alias for good.
+ * Building and loading the descriptor tables, on both arches, in the entry area's first page
+ * (kernel/entry_area.h). The order matters because the alias is read-only and the CPU writes
+ * descriptors in two cases: the accessed bit of a segment it loads, and the busy bit of the
+ * TSS it loads with LTR. So every segment descriptor is built with its accessed bit already set
+ * (kernel/descriptor.h), LTR runs while GDTR still points at the writable original (the page's
+ * direct-map address), and only then do GDTR and IDTR move to the alias for good.
+ *
+ * After LTR the CPU holds the TSS's base and limit in TR and never reads its descriptor again
+ * (nothing switches tasks), so the descriptor is cleared: the GDT names no address at all.
  */
 #include <stddef.h>
 
@@ -12,58 +16,76 @@
 #include "kernel/arch.h"
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
-#include "kernel/memory.h"
+#include "kernel/entry_area.h"
+#include "kernel/frames.h"
+#include "kernel/oops.h"
+#include "kernel/space.h"
 #include "kernel/trap.h"
+#include "kernel/trap_vectors.h"
 #include "lib/cpu.h"
+#include "lib/errors.h"
 
-#define TRAP_VECTORS 32 /* the exceptions, 0..31; kernel/<arch>/vectors.S has one stub each */
-
-union cpu_tables_page {
-	struct cpu_tables t;
-	uint8_t page[PAGE_SIZE];
-};
 _Static_assert(sizeof(struct cpu_tables) <= PAGE_SIZE, "descriptor tables exceed a page");
-_Static_assert(offsetof(struct cpu_tables, gdt) == GDT_ALIAS - IDT_ALIAS, "GDT alias");
-_Static_assert(offsetof(struct cpu_tables, tss) == TSS_ALIAS - IDT_ALIAS, "TSS alias");
 
-/* Alone in its page: the alias must show nothing but the tables. */
-static union cpu_tables_page tables_page __attribute__((aligned(PAGE_SIZE)));
-struct cpu_tables *const cpu_tables = &tables_page.t;
+struct cpu_tables *cpu_tables;
 static uint8_t trap_stack[TRAP_STACK_BYTES] __attribute__((aligned(16)));
 static bool umip_enabled;
 
-/* The entry stubs of kernel/<arch>/vectors.S: trap_vector_table[i] handles vector i,
- * syscall_vector the system call. */
-extern const uintptr_t trap_vector_table[TRAP_VECTORS];
-void syscall_vector(void);
+/* kernel/<arch>/vectors.S: where the stubs lead, in the image. */
+__attribute__((visibility("hidden"))) void kernel_entry(void);
 
 uintptr_t trap_stack_top(void)
 {
 	return (uintptr_t)(trap_stack + sizeof(trap_stack));
 }
 
-static void build_idt(struct cpu_tables *t)
+static uintptr_t alias_of(const void *in_tables)
 {
-	for (unsigned v = 0; v < TRAP_VECTORS; v++)
-		t->idt[v] = cpu_gate(trap_vector_table[v], GATE_INTERRUPT);
-	t->idt[T_SYSCALL] = cpu_gate((uintptr_t)syscall_vector, GATE_INTERRUPT_USER);
+	return entry_area_base() + ENTRY_PAGE_TABLES * PAGE_SIZE +
+	       (uintptr_t)((const uint8_t *)in_tables - (const uint8_t *)cpu_tables);
 }
 
-void arch_cpu_init(void)
+uintptr_t cpu_idt_alias(void)
 {
-	build_idt(cpu_tables);
-	cpu_tables_build_gdt_tss(cpu_tables);
+	return alias_of(cpu_tables->idt);
+}
+
+uintptr_t cpu_gdt_alias(void)
+{
+	return alias_of(cpu_tables->gdt);
+}
+
+uintptr_t cpu_tss_alias(void)
+{
+	return alias_of(&cpu_tables->tss);
+}
+
+static void build_idt(struct cpu_tables *t)
+{
+	for (unsigned v = 0; v < TRAP_VECTOR_COUNT; v++)
+		t->idt[v] = cpu_gate(entry_area_vector(v), GATE_INTERRUPT);
+	t->idt[T_SYSCALL] = cpu_gate(entry_area_syscall(), GATE_INTERRUPT_USER);
+}
+
+/*
+ * What a CPU does to take the tables, once they are built: every way a CPU comes into the
+ * kernel (today the boot CPU's, once) goes through here, so none keeps the reset LDT or the
+ * loader's tables.
+ */
+static void cpu_load(void)
+{
 	struct desc_ptr gdt = { .limit = sizeof(cpu_tables->gdt) - 1,
 				.base = (uintptr_t)cpu_tables->gdt };
 	lgdt(&gdt);
 	cpu_load_segments();
 	ltr(TSS_SEL); /* marks the descriptor busy: a write, so before GDTR moves to the alias */
-
-	cpu_tables_map_alias(kernel_virt_to_phys(&tables_page));
+	cpu_tss_descriptor_clear(cpu_tables);
+	lldt(0); /* not the reset LDT (base 0): a TI=1 selector must name nothing */
 	write_cr0(read_cr0() | CR0_WP);
-	gdt.base = GDT_ALIAS;
+	cpu_entry_register_init(&entry_percpu);
+	gdt.base = cpu_gdt_alias();
 	lgdt(&gdt);
-	struct desc_ptr idt = { .limit = sizeof(cpu_tables->idt) - 1, .base = IDT_ALIAS };
+	struct desc_ptr idt = { .limit = sizeof(cpu_tables->idt) - 1, .base = cpu_idt_alias() };
 	lidt(&idt);
 
 	struct cpu_features f;
@@ -74,6 +96,22 @@ void arch_cpu_init(void)
 	}
 }
 
+void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
+{
+	if (frames_init(bi) != KS_OK)
+		panic("no memory outside the image for the entry area and user spaces");
+	entry_area_init(bi, pti);
+	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
+	build_idt(cpu_tables);
+	cpu_tables_build_gdt_tss(cpu_tables, cpu_tss_alias(), entry_area_stack_top());
+	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
+					      .kernel_stack_top = trap_stack_top(),
+					      .entry_stack_top = entry_area_stack_top(),
+					      .exit_stub = entry_area_exit() };
+	cpu_load();
+	space_init();
+}
+
 bool arch_umip_enabled(void)
 {
 	return umip_enabled;
@@ -81,5 +119,5 @@ bool arch_umip_enabled(void)
 
 uintptr_t arch_idt_alias(void)
 {
-	return IDT_ALIAS;
+	return cpu_idt_alias();
 }

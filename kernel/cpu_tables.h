@@ -1,13 +1,15 @@
 /*
- * The descriptor tables (IDT, GDT, TSS): one page-aligned page of .bss, reached by the CPU only
- * through a read-only alias at FIXMAP_VIRT, so that SIDT, SGDT and the TSS base show fixed
- * addresses whatever the slide. The layout is each arch's (kernel/<arch>/cpu_tables.h); the
- * order of loading is shared (kernel/cpu_tables.c).
+ * The descriptor tables (IDT, GDT, TSS): the entry area's first page (kernel/entry_area.h),
+ * written by the kernel through the direct map and read by the CPU only through the area's
+ * read-only alias, so that SIDT, SGDT and STR show nothing tied to the image. The layout is
+ * each arch's (kernel/<arch>/cpu_tables.h); the order of loading is shared (kernel/cpu_tables.c).
  */
 #ifndef KSLIDE_KERNEL_CPU_TABLES_H
 #define KSLIDE_KERNEL_CPU_TABLES_H
 
 #include <stdint.h>
+
+#include "kernel/entry_area.h"
 
 #ifdef __x86_64__
 #include "kernel/x86_64/cpu_tables.h"
@@ -15,17 +17,27 @@
 #include "kernel/i386/cpu_tables.h"
 #endif
 
-/* The writable original (kernel only). */
-extern struct cpu_tables *const cpu_tables;
+/* The writable original, at its direct-map address (kernel only). */
+extern struct cpu_tables *cpu_tables;
 
-/* Where the CPU puts a trap from ring 3: the top of the trap stack, which the TSS names. */
+/* Where the CPU sees them: in the entry area. */
+uintptr_t cpu_idt_alias(void);
+uintptr_t cpu_gdt_alias(void);
+uintptr_t cpu_tss_alias(void);
+
+/* The kernel stack a trap from ring 3 is moved to (kernel/<arch>/vectors.S). */
 uintptr_t trap_stack_top(void);
 
 /* What each arch provides to kernel/cpu_tables.c. */
 gate_t cpu_gate(uintptr_t handler, uint8_t type);
-void cpu_tables_build_gdt_tss(struct cpu_tables *t);
+uintptr_t cpu_gate_handler(gate_t gate);
+uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t); /* and 0 if any other stack is set */
+/* The GDT's flat segments and TSS descriptor, and the TSS with its ring-0 stack. */
+void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top);
 void cpu_load_segments(void); /* CS, then the data segments, from the GDT just loaded */
-void cpu_tables_map_alias(uint64_t tables_phys); /* read-only, supervisor, at FIXMAP_VIRT */
-uintptr_t tss_descriptor_base(const struct cpu_tables *t);
+void cpu_tss_descriptor_clear(struct cpu_tables *t);
+/* Put the one value the stubs need into the register they read it from (x86-64: the GS
+ * base; i386: DR0), never into memory the entry area leads to. */
+void cpu_entry_register_init(const struct entry_percpu *percpu);
 
 #endif

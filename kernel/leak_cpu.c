@@ -1,8 +1,10 @@
 /*
- * The CPU's half of selftest=leak, on both arches: the descriptor tables are where the aliases
- * say, read-only, UMIP is on exactly when the CPU has it, and user page tables expose nothing
- * of the kernel. Every check asks the hardware (SIDT, SGDT, STR, a walk of the live tables, a
- * store that must fault), not the kernel's bookkeeping.
+ * The CPU's half of selftest=leak, on both arches: the descriptor tables are in the entry
+ * area, read-only, every gate leads to a stub there and the TSS to its stack, UMIP is on
+ * exactly when the CPU has it, the LDT is null, and user page tables expose nothing of the
+ * kernel to ring 3. Every check asks the hardware (SIDT, SGDT, STR, SLDT, a walk of the live
+ * tables, a store that must fault, where a trap from ring 3 really lands), not the kernel's
+ * bookkeeping.
  */
 #include <stddef.h>
 
@@ -11,41 +13,52 @@
 #include "kernel/arch.h"
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
+#include "kernel/entry_area.h"
 #include "kernel/memory.h"
 #include "kernel/proc.h"
 #include "kernel/selftest.h"
 #include "kernel/space.h"
 #include "kernel/trap.h"
+#include "kernel/user/leak.h"
+#include "kernel/trap_vectors.h"
 #include "kernel/walk.h"
 #include "lib/cpu.h"
 
 int memcmp(const void *a, const void *b, size_t n);
 
-static bool tables_at_fixed_aliases(const struct kslide_bootinfo *bi)
+
+static bool tables_in_entry_area(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
+	uintptr_t base = entry_area_base();
+	if (base < ENTRY_WINDOW_START || base % PAGE_SIZE ||
+	    base + ENTRY_AREA_PAGES * PAGE_SIZE > ENTRY_WINDOW_END)
+		return check_fail("entry area in its window", base, ENTRY_WINDOW_START);
 	struct desc_ptr idt, gdt;
 	sidt(&idt);
 	sgdt(&gdt);
-	if (idt.base != IDT_ALIAS || idt.limit != sizeof(cpu_tables->idt) - 1)
-		return check_fail("IDTR base", idt.base, IDT_ALIAS);
-	if (gdt.base != GDT_ALIAS || gdt.limit != sizeof(cpu_tables->gdt) - 1)
-		return check_fail("GDTR base", gdt.base, GDT_ALIAS);
-	return memcmp((const void *)IDT_ALIAS, cpu_tables, sizeof(*cpu_tables)) == 0;
+	if (idt.base != cpu_idt_alias() || idt.limit != sizeof(cpu_tables->idt) - 1)
+		return check_fail("IDTR base", idt.base, cpu_idt_alias());
+	if (gdt.base != cpu_gdt_alias() || gdt.limit != sizeof(cpu_tables->gdt) - 1)
+		return check_fail("GDTR base", gdt.base, cpu_gdt_alias());
+	return memcmp((const void *)idt.base, cpu_tables, sizeof(*cpu_tables)) == 0;
 }
 
-/* Through the live tables, as the CPU walks them: the alias leads to the tables' page, no
- * level grants a write or ring 3. */
-static bool alias_read_only(const struct kslide_bootinfo *bi)
+/* Through the live tables, as the CPU walks them: each page leads to its frame, the tables
+ * and the stubs are read-only, the stack writable, none of it open to ring 3. */
+static bool entry_area_rights(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
-	uint64_t phys = walk_virt_to_phys(FIXMAP_VIRT, DIRECT_MAP);
-	uint64_t want = kernel_virt_to_phys(cpu_tables);
-	if (phys != want)
-		return check_fail("alias frame", phys, want);
-	uint64_t rights = walk_rights(FIXMAP_VIRT, DIRECT_MAP);
-	if (rights != WALK_PRESENT)
-		return check_fail("alias rights (present only)", rights, WALK_PRESENT);
+	for (unsigned n = 0; n < ENTRY_AREA_PAGES; n++) {
+		uintptr_t va = entry_area_base() + n * PAGE_SIZE;
+		uint64_t phys = walk_virt_to_phys(va, DIRECT_MAP), want = entry_area_frame(n);
+		if (phys != want)
+			return check_fail("entry area frame", phys, want);
+		uint64_t rights = walk_rights(va, DIRECT_MAP);
+		uint64_t want_rights = WALK_PRESENT | (n == ENTRY_PAGE_STACK ? WALK_WRITABLE : 0);
+		if (rights != want_rights)
+			return check_fail("entry area rights", rights, want_rights);
+	}
 	if (!(read_cr0() & CR0_WP))
 		return check_fail("CR0.WP", read_cr0(), CR0_WP);
 	return true;
@@ -56,7 +69,8 @@ static bool alias_read_only(const struct kslide_bootinfo *bi)
 static bool alias_refuses_writes(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
-	static const uintptr_t aliases[] = { IDT_ALIAS, GDT_ALIAS, TSS_ALIAS };
+	const uintptr_t aliases[] = { cpu_idt_alias(), cpu_gdt_alias(), cpu_tss_alias(),
+				      entry_area_vector(0) };
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
 		uint32_t same = *(const volatile uint32_t *)aliases[i];
 		if (try_write32(aliases[i], same))
@@ -68,18 +82,53 @@ static bool alias_refuses_writes(const struct kslide_bootinfo *bi)
 	return true;
 }
 
-static bool tss_behind_alias(const struct kslide_bootinfo *bi)
+static bool in_code_page(uintptr_t va)
+{
+	uintptr_t code = entry_area_base() + ENTRY_PAGE_CODE * PAGE_SIZE;
+	return va >= code && va < code + PAGE_SIZE;
+}
+
+/* Every gate in use leads to a stub in the entry area, and the stubs are what was installed. */
+static bool gates_lead_to_entry_stubs(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	for (unsigned v = 0; v <= T_SYSCALL; v++) {
+		if (v >= TRAP_VECTOR_COUNT && v != T_SYSCALL)
+			continue;
+		uintptr_t handler = cpu_gate_handler(cpu_tables->idt[v]);
+		if (!in_code_page(handler))
+			return check_fail("gate leads to the entry stubs", handler,
+					  entry_area_base() + ENTRY_PAGE_CODE * PAGE_SIZE);
+	}
+	return entry_area_code_intact() || check_fail("entry stubs as installed", 0, 1);
+}
+
+/* TR holds the TSS (its descriptor is gone from the GDT), its only stack is the entry
+ * stack, and a trap from ring 3 really arrives there. */
+static bool tss_names_entry_stack(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
 	if (str() != TSS_SEL)
 		return check_fail("TR", str(), TSS_SEL);
-	uintptr_t base = tss_descriptor_base(cpu_tables);
-	if (base != TSS_ALIAS)
-		return check_fail("TSS base", base, TSS_ALIAS);
-	uint8_t type = segment_access(cpu_tables->gdt[TSS_SEL / 8]);
-	if (type != SEG_TSS_BUSY)
-		return check_fail("TSS descriptor type", type, SEG_TSS_BUSY);
+	if (cpu_tables->gdt[TSS_SEL / 8] != 0)
+		return check_fail("TSS descriptor cleared after LTR", cpu_tables->gdt[TSS_SEL / 8], 0);
+	if (cpu_tss_ring0_stack(cpu_tables) != entry_area_stack_top())
+		return check_fail("TSS ring-0 stack", cpu_tss_ring0_stack(cpu_tables),
+				  entry_area_stack_top());
+	entry_percpu.user_entry_sp = 0;
+	if (proc_run(&user_program_leak, 0, LEAK_NOP, 0) != 0)
+		return check_fail("a process ran", 0, 1);
+	uintptr_t want = entry_area_stack_top() - ENTRY_STACK_FRAME_BYTES;
+	if (entry_percpu.user_entry_sp != want)
+		return check_fail("a trap from ring 3 lands on the entry stack",
+				  entry_percpu.user_entry_sp, want);
 	return true;
+}
+
+static bool ldt_null(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	return sldt() == 0 || check_fail("LDTR", sldt(), 0);
 }
 
 static bool umip_when_available(const struct kslide_bootinfo *bi)
@@ -106,10 +155,12 @@ static bool user_tables_hide_kernel(const struct kslide_bootinfo *bi)
 }
 
 const struct selftest_case leak_cpu_cases[] = {
-	{ "IDT and GDT at fixed aliases", tables_at_fixed_aliases },
-	{ "alias read-only, CR0.WP set", alias_read_only },
+	{ "IDT and GDT in the entry area", tables_in_entry_area },
+	{ "entry area read-only but its stack, CR0.WP set", entry_area_rights },
 	{ "stores to the aliases fault", alias_refuses_writes },
-	{ "TSS behind the alias", tss_behind_alias },
+	{ "gates lead to the entry stubs", gates_lead_to_entry_stubs },
+	{ "TSS names the entry stack only", tss_names_entry_stack },
+	{ "LDTR null", ldt_null },
 	{ "UMIP on exactly when the CPU has it", umip_when_available },
 	{ "user page tables expose no kernel page", user_tables_hide_kernel },
 };

@@ -12,11 +12,15 @@
 #include "kernel/console.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kptr.h"
+#include "kernel/memory.h"
+#include "kernel/leak_closure.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/selftest.h"
 #include "kernel/sysctl.h"
 #include "kernel/user/leak.h"
+#include "lib/cmdline.h"
+#include "lib/errors.h"
 
 extern const uint8_t user_leak_start[], user_leak_end[];
 const struct user_program user_program_leak = { "leak", user_leak_start, user_leak_end };
@@ -195,6 +199,10 @@ static const struct selftest_case leak_cases[] = {
 	{ "dmesg_restrict=0 opens the syslog", syslog_opened_by_admin },
 	{ "kptr_restrict=2 hides every address", kptr_restrict_2_hides_all },
 	{ "dropped capabilities stay dropped", dropped_privileges_stay_dropped },
+	{ "ldt: LAR on selector 4 from ring 3 clears ZF without faulting", leak_ldt_lar },
+	{ "closure: nothing ring 3 can know leads to the image or a slide", leak_closure },
+	{ "user page-table audit: a running process maps nothing of the image or the direct map",
+	  leak_user_table_audit },
 };
 
 const struct selftest_suite selftest_leak = SELFTEST_SUITE_BY_NAME("leak", leak_cases);
@@ -223,6 +231,41 @@ static const struct selftest_case panic_on_oops_cases[] = {
 static const struct selftest_case oops_limit_cases[] = {
 	{ "oops_limit=2: the second guess panics", panic_at_oops_limit },
 };
+
+/* Suite "syscall_bench" (bench/syscall-cost.sh): a process making syscall_bench.calls=N
+ * getpid round trips, whose instructions QEMU counts. */
+#define BENCH_CALLS_KEY "syscall_bench.calls"
+#define BENCH_CALLS_DEFAULT 1000
+#define BENCH_CALLS_DIGITS 12
+
+size_t strlen(const char *s);
+
+static unsigned long bench_calls(const struct kslide_bootinfo *bi)
+{
+	const char *cmdline = bi->cmdline ? phys_to_virt(bi->cmdline) : "";
+	char value[BENCH_CALLS_DIGITS];
+	if (cmdline_get(cmdline, strlen(cmdline), BENCH_CALLS_KEY, value, sizeof(value)) != KS_OK)
+		return BENCH_CALLS_DEFAULT;
+	unsigned long n = 0;
+	for (const char *p = value; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (unsigned long)(*p - '0');
+	return n;
+}
+
+static bool getpid_round_trips(const struct kslide_bootinfo *bi)
+{
+	unsigned long calls = bench_calls(bi);
+	int status = proc_run(&user_program_leak, 0, LEAK_BENCH, calls);
+	kprintf("# syscall_bench: %lu getpid round trips, exit status 0x%x\n", calls,
+		(unsigned)status);
+	return status == 0;
+}
+
+static const struct selftest_case syscall_bench_cases[] = {
+	{ "getpid round trips from ring 3", getpid_round_trips },
+};
+const struct selftest_suite selftest_syscall_bench =
+	SELFTEST_SUITE_BY_NAME("syscall_bench", syscall_bench_cases);
 
 const struct selftest_suite selftest_panic_on_oops =
 	SELFTEST_SUITE_BY_NAME("panic_on_oops", panic_on_oops_cases);

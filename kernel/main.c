@@ -9,9 +9,9 @@
 #include "kernel/arch.h"
 #include "kernel/boot_entry.h"
 #include "kernel/console.h"
+#include "kernel/entry_area.h"
 #include "kernel/kptr.h"
 #include "kernel/memory.h"
-#include "kernel/printk.h"
 #include "kernel/qemu_exit.h"
 #include "kernel/report.h"
 #include "kernel/selftest.h"
@@ -21,6 +21,7 @@
 size_t strlen(const char *s);
 
 #define SUITE_NAME_MAX 32
+#define NOPTI_FLAG "nopti" /* ring 3 on the kernel's page tables, for comparison */
 
 void kernel_main(uint32_t magic, uintptr_t boot_info_phys);
 
@@ -54,13 +55,17 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 			(unsigned long long)(bi->virt_slots ? bi->virt_slots : 1));
 	report_usable_memory(bi);
 
-	/* The secrecy half: from here on the base is not to be shown to user mode. */
+	/* The secrecy half: from here on the base is not to be shown to user mode. The console
+	 * is the machine owner's (it showed the base already); the syslog is not. */
 	kptr_init(bi);
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
-	arch_cpu_init();
-	printk("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
-	       arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
-	       (unsigned long long)arch_idt_alias());
+	bool pti = !cmdline_has_flag(cmdline, strlen(cmdline), NOPTI_FLAG);
+	arch_cpu_init(bi, pti);
+	kprintf("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
+		arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
+		(unsigned long long)arch_idt_alias());
+	kprintf("kernel: entry area 0x%llx, %u pages, page-table isolation %s\n",
+		(unsigned long long)entry_area_base(), ENTRY_AREA_PAGES, pti ? "on" : "off");
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

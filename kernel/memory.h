@@ -13,6 +13,12 @@ static inline void *phys_to_virt(uint64_t phys)
 	return (void *)(uintptr_t)(phys + DIRECT_MAP);
 }
 
+/* Physical address of an address in the direct map. */
+static inline uint64_t direct_virt_to_phys(const void *p)
+{
+	return (uintptr_t)p - DIRECT_MAP;
+}
+
 #ifdef __x86_64__
 /* Physical address of an address in the image (kernel/x86_64/paging.c). */
 uint64_t kernel_virt_to_phys(const void *p);

@@ -1,31 +1,36 @@
 /*
- * A fixed set of page-aligned pages in .bss, handed out zeroed: the user address spaces' page
- * tables and pages on both arches. Zeroing on the way out means no kernel data (and no kernel
- * address) survives into a process.
+ * A fixed number of equal blocks of pages, handed out zeroed: the user address spaces' page
+ * tables and pages on both arches. The blocks live in memory outside the image
+ * (kernel/frames.h), so nothing a user space maps or points to is a frame of the image, and
+ * zeroing on the way out means no kernel data (and no kernel address) survives into a process.
  */
 #ifndef KSLIDE_KERNEL_PAGE_POOL_H
 #define KSLIDE_KERNEL_PAGE_POOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/layout.h"
 
 struct page_pool {
-	uint8_t (*pages)[PAGE_SIZE];
 	bool *used;
 	unsigned count;
+	unsigned block_pages;
+	uint8_t *base; /* count blocks of block_pages pages, aligned to a block */
 };
 
-/* Defines a static pool called name with n pages. */
+/* Defines a static pool called name of n blocks; page_pool_init gives it its memory. */
 #define PAGE_POOL(name, n)                                                                     \
-	static uint8_t name##_pages[n][PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));          \
 	static bool name##_used[n];                                                            \
-	static struct page_pool name = { name##_pages, name##_used, n }
+	static struct page_pool name = { name##_used, n, 0, 0 }
 
-/* A zeroed page, or NULL when all are in use. */
+/* Takes the pool's memory from kernel/frames.h; false when there is not enough. */
+bool page_pool_init(struct page_pool *pool, unsigned block_pages);
+
+/* A zeroed block, or NULL when all are in use. */
 void *page_pool_alloc(struct page_pool *pool);
 
-/* Give back a page from page_pool_alloc; NULL is ignored. */
-void page_pool_free(struct page_pool *pool, void *page);
+/* Give back a block from page_pool_alloc; NULL is ignored. */
+void page_pool_free(struct page_pool *pool, void *block);
 
 #endif

@@ -15,6 +15,7 @@ static const struct selftest_suite *const suites[] = {
 	&selftest_leak,
 	&selftest_panic_on_oops,
 	&selftest_oops_limit,
+	&selftest_syscall_bench,
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))

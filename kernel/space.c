@@ -1,14 +1,16 @@
 /*
- * User address spaces, on both arches (kernel/space.h): a fixed set of spaces over one pool of
- * pages in .bss, the program copied into the user window, and ring 3 entered through the trap
- * exit with a frame at the top of the trap stack.
+ * User address spaces, on both arches (kernel/space.h): a fixed set of spaces over pools of
+ * pages outside the image, the program copied into the user window, and ring 3 entered
+ * through the trap exit with a frame at the top of the kernel stack.
  */
 #include <stddef.h>
 
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
 #include "kernel/cpu_tables.h"
+#include "kernel/entry_area.h"
 #include "kernel/memory.h"
+#include "kernel/oops.h"
 #include "kernel/space.h"
 #include "kernel/trap.h"
 
@@ -16,15 +18,26 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *memset(void *dst, int c, size_t n);
 
 #define MAX_SPACES 2
+#define ROOT_PAGES 2 /* kernel root, ring-3 root */
 #define POOL_PAGES (MAX_SPACES * (SPACE_TABLE_PAGES + USER_PAGES))
 
+_Static_assert(ROOT_PAGES * PAGE_SIZE == 2 * PTI_USER_ROOT_BIT, "the roots are a page apart");
+
+PAGE_POOL(roots, MAX_SPACES);
 PAGE_POOL(pool, POOL_PAGES);
 static struct arch_space spaces[MAX_SPACES];
 static struct arch_space *running;
 
+void space_init(void)
+{
+	if (!page_pool_init(&roots, ROOT_PAGES) || !page_pool_init(&pool, 1))
+		panic("no memory outside the image for user spaces");
+}
+
 void arch_space_destroy(struct arch_space *s)
 {
 	space_tables_free(s, &pool);
+	page_pool_free(&roots, s->roots);
 	for (unsigned i = 0; i < USER_PAGES; i++)
 		page_pool_free(&pool, s->pages[i]);
 	*s = (struct arch_space){ 0 };
@@ -39,7 +52,7 @@ struct arch_space *arch_space_create(const void *image, size_t len)
 	if (!s || len > (USER_PAGES - 1) * PAGE_SIZE) /* keep at least a page of stack */
 		return NULL;
 	s->used = true;
-	bool ok = true;
+	bool ok = (s->roots = page_pool_alloc(&roots)) != NULL;
 	for (unsigned i = 0; i < USER_PAGES; i++)
 		ok &= (s->pages[i] = page_pool_alloc(&pool)) != NULL;
 	if (!ok || !space_tables_build(s, &pool)) {
@@ -53,9 +66,24 @@ struct arch_space *arch_space_create(const void *image, size_t len)
 	return s;
 }
 
+uint64_t space_kernel_root(const struct arch_space *s)
+{
+	return direct_virt_to_phys(s->roots);
+}
+
+uint64_t space_user_root(const struct arch_space *s)
+{
+	return space_kernel_root(s) + (entry_area_pti() ? PTI_USER_ROOT_BIT : 0);
+}
+
+const struct arch_space *space_running(void)
+{
+	return running;
+}
+
 int arch_user_run(struct arch_space *s, uintptr_t a0, uintptr_t a1)
 {
-	/* The frame goes where the CPU would put a trap from ring 3. */
+	/* The frame goes where kernel_entry moves a trap from ring 3. */
 	struct trapframe *tf = (struct trapframe *)(trap_stack_top() - sizeof(struct trapframe));
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = USER_CS;
@@ -65,7 +93,7 @@ int arch_user_run(struct arch_space *s, uintptr_t a0, uintptr_t a1)
 	tf->sp = USER_TOP;
 	trapframe_user_args(tf, a0, a1);
 	running = s;
-	write_cr3((uintptr_t)space_tables_root(s));
+	write_cr3((uintptr_t)space_kernel_root(s));
 	int status = user_enter(tf);
 	write_cr3((uintptr_t)kernel_tables_root());
 	running = NULL;
@@ -80,7 +108,7 @@ bool arch_user_range(uintptr_t addr, size_t len)
 bool space_owns_frame(const struct arch_space *s, uint64_t phys)
 {
 	for (unsigned i = 0; i < USER_PAGES; i++)
-		if (kernel_virt_to_phys(s->pages[i]) == phys)
+		if (direct_virt_to_phys(s->pages[i]) == phys)
 			return true;
 	return false;
 }

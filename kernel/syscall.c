@@ -96,7 +96,16 @@ static long sys_sysctl_write(uintptr_t name_ptr, int value)
 	return err ? err : sysctl_write(name, value, proc_current_cred());
 }
 
-long syscall_dispatch(unsigned nr, uintptr_t a0, uintptr_t a1, uintptr_t a2)
+static syscall_observer_fn observer;
+static void *observer_ctx;
+
+void syscall_observe(syscall_observer_fn fn, void *ctx)
+{
+	observer = fn;
+	observer_ctx = ctx;
+}
+
+static long dispatch(unsigned nr, uintptr_t a0, uintptr_t a1, uintptr_t a2)
 {
 	switch (nr) {
 	case SYS_EXIT:
@@ -119,4 +128,12 @@ long syscall_dispatch(unsigned nr, uintptr_t a0, uintptr_t a1, uintptr_t a2)
 		return (long)proc_current_pid();
 	}
 	return -ENOSYS;
+}
+
+long syscall_dispatch(unsigned nr, uintptr_t a0, uintptr_t a1, uintptr_t a2)
+{
+	long result = dispatch(nr, a0, a1, a2);
+	if (observer)
+		observer(observer_ctx, nr, result);
+	return result;
 }

@@ -6,4 +6,9 @@
 
 long syscall_dispatch(unsigned nr, uintptr_t a0, uintptr_t a1, uintptr_t a2);
 
+/* A selftest's look at every system call as it returns to ring 3, in the process's context
+ * (its page tables still live): the number and the result. NULL stops it. */
+typedef void (*syscall_observer_fn)(void *ctx, unsigned nr, long result);
+void syscall_observe(syscall_observer_fn fn, void *ctx);
+
 #endif

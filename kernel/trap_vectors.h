@@ -6,6 +6,8 @@
 #ifndef KSLIDE_KERNEL_TRAP_VECTORS_H
 #define KSLIDE_KERNEL_TRAP_VECTORS_H
 
+#define TRAP_VECTOR_COUNT 32
+
 #define TRAP_VECTORS(V)                                                                     \
 	V(0, 0) V(1, 0) V(2, 0) V(3, 0) V(4, 0) V(5, 0) V(6, 0) V(7, 0) V(8, 1) V(9, 0)      \
 	V(10, 1) V(11, 1) V(12, 1) V(13, 1) V(14, 1) V(15, 0) V(16, 0) V(17, 1) V(18, 0)     \

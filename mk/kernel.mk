@@ -5,14 +5,15 @@
 KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/probes.o \
 	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
 	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
-# The secrecy half: descriptor aliases, user mode, printk policy, kallsyms (docs/security.md).
-# Each arch adds its own half (cpu_tables, vectors, space).
+# The secrecy half: the entry area, user mode, printk policy, kallsyms (docs/security.md).
+# Each arch adds its own half (cpu_tables, entry, vectors, space).
 KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/syslog.o \
 	kernel/sysctl.o kernel/kallsyms.o kernel/proc.o kernel/oops.o kernel/syscall.o \
 	kernel/leak_test.o kernel/user_programs.o arch/x86/arch_ops.o kernel/cpu_tables.o \
-	kernel/trap.o kernel/try_write.o kernel/space.o kernel/walk.o kernel/leak_cpu.o
+	kernel/trap.o kernel/try_write.o kernel/space.o kernel/walk.o kernel/leak_cpu.o \
+	kernel/entry_area.o kernel/frames.o kernel/seed_random.o kernel/leak_closure.o
 KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
-	kernel/i386/vectors.o kernel/i386/space.o $(KERNEL_SECRECY_SRCS))
+	kernel/i386/entry.o kernel/i386/vectors.o kernel/i386/space.o $(KERNEL_SECRECY_SRCS))
 
 # User programs: linked at USER_BASE, embedded in the kernel as flat images.
 USER_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/user/i386/crt0.o kernel/user/leak.o \
@@ -63,8 +64,8 @@ KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/probes.o \
 	kernel/x86_64/paging.o kernel/x86_64/paging_check.o \
 	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
 	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
-KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/vectors.o kernel/x86_64/space.o \
-	$(KERNEL_SECRECY_SRCS)
+KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/entry.o kernel/x86_64/vectors.o \
+	kernel/x86_64/space.o $(KERNEL_SECRECY_SRCS)
 KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))
 KERNEL_X86_64_PIE_OBJS := $(addprefix $(X86_64)/pie-obj/, $(KERNEL_X86_64_SRCS))
 

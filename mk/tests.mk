@@ -20,7 +20,8 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
-$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o)
+$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o \
+	seed_random.o)
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
 $(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o

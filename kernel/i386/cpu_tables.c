@@ -1,14 +1,9 @@
 /* The i386 half of the descriptor tables (kernel/cpu_tables.c has the order of loading):
- * flat 32-bit segments, 32-bit gates and TSS, and the fixmap page table behind the alias. */
-#include "arch/x86/sysregs.h"
+ * flat 32-bit segments, 32-bit gates and TSS, and DR0, which the stubs jump through. */
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
-#include "kernel/memory.h"
 
 #define SEG_FLAGS_FLAT 0xc /* 4 KiB granularity, 32-bit */
-
-/* Behind the fixmap's page-directory entry. */
-static uint32_t fixmap_page_table[PAGE_SIZE / 4] __attribute__((aligned(PAGE_SIZE)));
 
 gate_t cpu_gate(uintptr_t handler, uint8_t type)
 {
@@ -16,15 +11,25 @@ gate_t cpu_gate(uintptr_t handler, uint8_t type)
 	       ((uint64_t)(handler >> 16) << 48);
 }
 
-void cpu_tables_build_gdt_tss(struct cpu_tables *t)
+uintptr_t cpu_gate_handler(gate_t gate)
+{
+	return (uintptr_t)((gate & 0xffff) | ((gate >> 48) << 16));
+}
+
+uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t)
+{
+	return t->tss.esp1 || t->tss.esp2 ? 0 : t->tss.esp0;
+}
+
+void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top)
 {
 	t->gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_FLAT);
 	t->gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_FLAT);
 	t->gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_FLAT);
 	t->gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_FLAT);
-	t->gdt[TSS_SEL / 8] = segment(TSS_ALIAS, sizeof(struct tss32) - 1, SEG_TSS, 0);
+	t->gdt[TSS_SEL / 8] = segment(tss_alias, sizeof(struct tss32) - 1, SEG_TSS, 0);
 
-	t->tss.esp0 = (uint32_t)trap_stack_top();
+	t->tss.esp0 = stack_top;
 	t->tss.ss0 = KERNEL_DS;
 	t->tss.iomap_base = sizeof(struct tss32); /* no I/O bitmap: no ports for ring 3 */
 }
@@ -39,15 +44,19 @@ void cpu_load_segments(void)
 			 : "memory");
 }
 
-void cpu_tables_map_alias(uint64_t tables_phys)
+void cpu_tss_descriptor_clear(struct cpu_tables *t)
 {
-	boot_page_dir[PDE_INDEX_OF_FIXMAP] =
-		(uint32_t)kernel_virt_to_phys(fixmap_page_table) | PTE_PRESENT | PTE_WRITABLE;
-	fixmap_page_table[0] = (uint32_t)tables_phys | PTE_PRESENT; /* read-only */
-	invlpg(FIXMAP_VIRT);
+	t->gdt[TSS_SEL / 8] = 0;
 }
 
-uintptr_t tss_descriptor_base(const struct cpu_tables *t)
+/*
+ * i386 has no SWAPGS and no register ring 3 cannot read but DR0..DR7 (MOV from a debug
+ * register faults outside ring 0). With every breakpoint off in DR7, DR0 is a plain
+ * register: it holds the kernel's entry for the stubs. i386 has no MSR on every CPU this
+ * kernel runs on (486, Pentium) that would do.
+ */
+void cpu_entry_register_init(const struct entry_percpu *percpu)
 {
-	return segment_base(t->gdt[TSS_SEL / 8]);
+	__asm__ volatile("movl %0, %%dr7" : : "r"((uint32_t)DR7_RESET));
+	__asm__ volatile("movl %0, %%dr0" : : "r"(percpu->kernel_entry));
 }

@@ -11,7 +11,7 @@
 
 #define IDT_ENTRIES 256
 #define GDT_ENTRIES 6
-#define TRAP_STACK_BYTES 8192
+#define TRAP_STACK_BYTES 8192 /* the kernel stack of traps from ring 3 */
 
 /* The 32-bit TSS (Intel SDM Vol. 3A, 8.2.1); only esp0, ss0 and iomap_base matter here. */
 struct tss32 {
@@ -28,11 +28,6 @@ struct cpu_tables {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss32 tss;
 };
-
-/* The fixed aliases (constant: these are what user mode may learn). */
-#define IDT_ALIAS (FIXMAP_VIRT + 0)
-#define GDT_ALIAS (FIXMAP_VIRT + IDT_ENTRIES * 8)
-#define TSS_ALIAS (GDT_ALIAS + GDT_ENTRIES * 8)
 
 /* The page directory the kernel runs on (kernel/i386/head.S). */
 extern uint32_t boot_page_dir[];

@@ -9,6 +9,7 @@
 /* The direct map covers physical [0, LOWMEM_LIMIT), as Linux's lowmem: 896 MiB leaves the
  * top 128 MiB of virtual space for other mappings. The kernel must lie below it. */
 #define LOWMEM_LIMIT 0x38000000
+#define DIRECT_MAP_SPAN LOWMEM_LIMIT
 #define KERNEL_PHYS_LIMIT LOWMEM_LIMIT
 #define VIRT_FOLLOWS_PHYS 1 /* virtual = physical + KERNEL_VIRT_OFFSET, always */
 #define PAGE_TABLE_SPAN 0x400000 /* 4 MiB mapped by one page table */
@@ -19,11 +20,14 @@
 #define PTE_USER 0x004
 #define CR0_PG 0x80000000
 
-/* The fixmap: the top 4 MiB (one page table), above lowmem's end at 0xF8000000. Its first
- * page is the read-only alias of the descriptor tables and TSS: a fixed address, whatever the
- * slide, which is all SIDT and SGDT can show. */
+/* The fixmap: the top 4 MiB (one page table), above lowmem's end at 0xF8000000. The entry
+ * area (kernel/entry_area.h) lies somewhere in it, at a page drawn at every boot; the last
+ * page stays unmapped. */
 #define FIXMAP_VIRT 0xFFC00000
 #define PDE_INDEX_OF_FIXMAP (FIXMAP_VIRT / PAGE_TABLE_SPAN)
+#define ENTRY_WINDOW_START FIXMAP_VIRT
+#define ENTRY_WINDOW_END 0xFFFFF000
+#define DR7_RESET 0x400 /* every breakpoint off; bit 10 reads as 1 (SDM Vol. 3B, 17.2.4) */
 
 /* Segment selectors of the kernel's GDT (kernel/i386/cpu_tables.c); user ones at RPL 3. */
 #define KERNEL_CS 0x08

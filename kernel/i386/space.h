@@ -4,10 +4,9 @@
 
 #include <stdint.h>
 
-#define SPACE_TABLE_PAGES 2 /* the page directory and the user window's page table */
+#define SPACE_TABLE_PAGES 1 /* the user window's page table, under both roots */
 
 struct space_tables {
-	uint32_t *dir;
 	uint32_t *table;
 };
 

@@ -1,38 +1,40 @@
 /*
- * Trap entry and exit, and the way into and out of ring 3.
+ * The kernel's side of traps, and the way into and out of ring 3 (the entry area's stubs in
+ * kernel/i386/entry.S come first and last).
  *
- * Every vector pushes an error code (0 when the CPU pushes none) and its number, then
- * alltraps saves the segment registers and pusha's, switches to the kernel data segment and
- * calls trap(struct trapframe *) (kernel/i386/trap.h has the layout). trapret undoes it.
+ * kernel_entry is where every stub jumps, with the kernel's CR3, ring 3's EAX, the stub's
+ * vector and error code on top of the CPU's frame. A trap from ring 3 is on the entry stack:
+ * its frame moves to the top of the kernel stack (entry_percpu.kernel_stack_top), so the entry
+ * stack only ever holds what ring 3 gave. alltraps saves the segment registers and pusha's,
+ * switches to the kernel data segment and calls trap(struct trapframe *) (kernel/i386/trap.h
+ * has the layout). trapret undoes it.
  *
  * user_enter(tf) saves the kernel's callee-saved registers and stack pointer and "returns"
  * through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
  * trap taken in ring 3, drops that trap's stack and returns status from user_enter.
+ *
+ * Until alltraps reloads them DS and ES may be ring 3's: flat, base 0, so kernel variables
+ * read the same through them.
  */
+#include "kernel/entry_area.h"
+#include "kernel/frame_move.h"
 #include "kernel/layout.h"
-#include "kernel/trap_vectors.h"
+
+#define ENTRY_FRAME_WORDS 7 /* EIP, CS, EFLAGS, ESP, SS and the stub's error code, vector */
+#define OFFSET_OF_CS 16 /* EAX, vector, error code, EIP, then CS */
 
 	.text
-.macro VECTOR n, cpu_pushes_error
-	.globl trap_vector_\n
-trap_vector_\n:
-	.if \cpu_pushes_error == 0
-	pushl $0
-	.endif
-	pushl $\n
+	.globl kernel_entry
+kernel_entry:
+	testb $3, OFFSET_OF_CS(%esp)
+	jz 2f
+	/* From ring 3, on the entry stack: note where, then move the frame to the kernel stack
+	 * with EAX (saved by the stub) and ECX (saved here, on the entry stack) as scratch. */
+	movl %esp, entry_percpu + PERCPU_USER_ENTRY_SP
+	pushl %ecx
+	MOVE_FRAME ENTRY_FRAME_WORDS, entry_percpu + PERCPU_KERNEL_STACK
 	jmp alltraps
-.endm
-
-#define V(n, cpu_pushes_error) VECTOR n, cpu_pushes_error;
-	TRAP_VECTORS(V)
-#undef V
-
-	.globl syscall_vector
-syscall_vector:
-	pushl $0
-	pushl $0x80
-	jmp alltraps
-
+2:	popl %eax
 alltraps:
 	cld /* ring 3 may have left DF set; the C ABI wants it clear */
 	pushl %ds
@@ -55,7 +57,7 @@ trapret:
 	popl %es
 	popl %ds
 	addl $8, %esp /* vector number and error code */
-	iret
+	RETURN_FROM_TRAP entry_percpu + PERCPU_ENTRY_STACK, entry_percpu + PERCPU_EXIT_STUB
 
 /* int user_enter(struct trapframe *tf) */
 	.globl user_enter
@@ -79,15 +81,9 @@ arch_user_exit:
 	popl %ebp
 	ret
 
-	.section .rodata
-	.p2align 2
-	.globl trap_vector_table
-trap_vector_table:
-#define V(n, cpu_pushes_error) .long trap_vector_##n;
-	TRAP_VECTORS(V)
-#undef V
-
 	.bss
 	.p2align 2
 kernel_saved_esp:
 	.skip 4
+
+	.section .note.GNU-stack, "", @progbits

@@ -9,6 +9,8 @@
 #include "kernel/user/ulib.h"
 
 #define SYSLOG_BUF 16384
+#define LDT_SELECTOR_0 4 /* index 0, TI=1 (the LDT), RPL 0 */
+#define SYSCALL_UNKNOWN 999
 
 static const char *const sysctl_names[] = {
 	"kernel.kptr_restrict", "kernel.dmesg_restrict", "kernel.panic_on_oops",
@@ -112,7 +114,7 @@ static void view(void)
 	}
 	printf("leak: sysctl-read nosuch=%ld\n", sys_sysctl_read("kernel.nosuch"));
 	printf("leak: drop-caps=%ld\n", sys_drop_caps(CAP_ALL));
-	printf("leak: bad-syscall=%ld\n", syscall3(999, 0, 0, 0));
+	printf("leak: bad-syscall=%ld\n", syscall3(SYSCALL_UNKNOWN, 0, 0, 0));
 	printf("leak: write-kernel-buffer=%ld\n", sys_write((const char *)0xc0000000, 4));
 }
 
@@ -178,6 +180,58 @@ static void drop(void)
 	       "syslog per dmesg_restrict now");
 }
 
+/* The reset LDT has base 0 and limit 0xffff: LAR on a TI=1 selector would read a descriptor
+ * from linear address 0 (a page fault here, a call gate wherever page 0 is mapped). With LDTR
+ * null it just clears ZF. */
+static void ldt_lar(void)
+{
+	const uint32_t selector = LDT_SELECTOR_0;
+	uint32_t rights = 0;
+	uint8_t zf;
+	__asm__ volatile("lar %2, %0\n\tsetz %1" : "+r"(rights), "=q"(zf) : "r"(selector) : "cc");
+	printf("leak: lar selector=0x%x zf=%u\n", (unsigned)selector, zf);
+	expect(zf == 0, "LAR on an LDT selector finds nothing");
+}
+
+/*
+ * The user registers after every system call: each call runs with every register the kernel
+ * has no business changing set to a marker (kernel/user/<arch>/crt0.S), and comes back with
+ * the set of those that changed, which must be empty. The result is printed, for the host
+ * to check against the image and the slide like every other number in the view.
+ */
+static void registers_kept(void)
+{
+	static const char name[] = "kernel.kptr_restrict";
+	struct ksym sym;
+	char buf[8];
+	const long calls[][4] = {
+		{ SYS_WRITE, (long)"", 0, 0 },
+		{ SYS_SYSLOG, (long)buf, sizeof(buf), 0 },
+		{ SYS_KALLSYMS, 0, (long)&sym, KSYM_VIEW_RUNTIME },
+		{ SYS_SYSCTL_READ, (long)name, 0, 0 },
+		{ SYS_SYSCTL_WRITE, (long)name, 0, 0 },
+		{ SYS_DROP_CAPS, 0, 0, 0 },
+		{ SYS_GETCAPS, 0, 0, 0 },
+		{ SYS_GETPID, 0, 0, 0 },
+		{ SYSCALL_UNKNOWN, 0, 0, 0 },
+	};
+	for (unsigned i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		unsigned long changed = ~0ul;
+		long r = syscall3_checked(calls[i][0], calls[i][1], calls[i][2], calls[i][3], &changed);
+		printf("leak: regs syscall=%ld result=%ld changed=0x%lx\n", calls[i][0], r, changed);
+		expect(changed == 0, "a system call changes no register but the result");
+	}
+}
+
+/* bench/syscall-cost.sh counts the instructions from this function's entry until ring 3
+ * leaves .text again (when user_main returns to _start in .text.start). */
+__attribute__((noinline)) void round_trips(uintptr_t n);
+__attribute__((noinline)) void round_trips(uintptr_t n)
+{
+	for (uintptr_t i = 0; i < n; i++)
+		sys_getpid();
+}
+
 int user_main(uintptr_t mode, uintptr_t arg)
 {
 	switch (mode) {
@@ -198,6 +252,17 @@ int user_main(uintptr_t mode, uintptr_t arg)
 		break;
 	case LEAK_DROP:
 		drop();
+		break;
+	case LEAK_NOP:
+		break;
+	case LEAK_LDT:
+		ldt_lar();
+		break;
+	case LEAK_REGS:
+		registers_kept();
+		break;
+	case LEAK_BENCH:
+		round_trips(arg);
 		break;
 	case LEAK_PROBE:
 		printf("# probing 0x%llx\n", (unsigned long long)arg);

@@ -13,6 +13,10 @@ enum leak_mode {
 	LEAK_SET,      /* arg: LEAK_SET_ARG(sysctl, value): write one sysctl, print the result */
 	LEAK_DROP,     /* start privileged, drop everything, check the doors closed */
 	LEAK_PROBE,    /* arg: an address to read; the process must be killed */
+	LEAK_NOP,      /* nothing: exit 0 (one trap from ring 3, the exit) */
+	LEAK_LDT,      /* LAR on LDT selector 4 must clear ZF, not fault */
+	LEAK_REGS,     /* every system call: all registers but the result come back unchanged */
+	LEAK_BENCH,    /* arg: how many getpid round trips to make, for bench/syscall-cost.sh */
 };
 
 enum leak_insn { INSN_SIDT, INSN_SGDT, INSN_SLDT, INSN_STR, INSN_SMSW, INSN_COUNT };

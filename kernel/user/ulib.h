@@ -8,6 +8,9 @@
 #include "kernel/uapi.h"
 
 long syscall3(long nr, long a0, long a1, long a2);
+/* The same, with every other register set to a marker first; *changed gets a bit for each
+ * register (or flag word) that did not come back as it went in (kernel/user/<arch>/crt0.S). */
+long syscall3_checked(long nr, long a0, long a1, long a2, unsigned long *changed);
 
 __attribute__((noreturn)) void sys_exit_status(int status);
 long sys_write(const char *buf, size_t len);

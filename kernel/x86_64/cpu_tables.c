@@ -1,17 +1,12 @@
 /*
  * The x86-64 half of the descriptor tables (kernel/cpu_tables.c has the order of loading):
- * 64-bit code segments, 16-byte gates, the 64-bit TSS, and the alias mapped into the kernel's
- * live tables.
+ * 64-bit code segments, 16-byte gates, the 64-bit TSS, and the GS bases the stubs swap.
  *
- * No IST stacks: every trap runs on rsp0 from ring 3 or on the current stack in ring 0, and a
- * double fault in the kernel is a panic (or a triple fault) either way.
+ * No IST stacks: every trap runs on rsp0 (the entry stack) from ring 3 or on the current stack
+ * in ring 0, and a double fault in the kernel is a panic (or a triple fault) either way.
  */
-#include "arch/x86/sysregs.h"
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
-#include "kernel/oops.h"
-#include "kernel/x86_64/paging.h"
-#include "lib/errors.h"
 
 #define SEG_FLAGS_CODE64 0xa /* 4 KiB granularity, L: 64-bit code */
 #define SEG_FLAGS_DATA 0xc   /* 4 KiB granularity, 32-bit (ignored in long mode) */
@@ -23,18 +18,35 @@ gate_t cpu_gate(uintptr_t handler, uint8_t type)
 	return (gate_t){ low, handler >> 32 };
 }
 
-void cpu_tables_build_gdt_tss(struct cpu_tables *t)
+uintptr_t cpu_gate_handler(gate_t gate)
+{
+	return (gate.low & 0xffff) | (((gate.low >> 48) & 0xffff) << 16) | (gate.high << 32);
+}
+
+uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t)
+{
+	uint64_t others = t->tss.rsp[1] | t->tss.rsp[2];
+	for (unsigned i = 0; i < sizeof(t->tss.ist) / sizeof(t->tss.ist[0]); i++)
+		others |= t->tss.ist[i];
+	return others ? 0 : t->tss.rsp[0];
+}
+
+static void wrmsr(uint32_t msr, uint64_t value)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
+}
+
+void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top)
 {
 	t->gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_CODE64);
 	t->gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_DATA);
 	t->gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_DATA);
 	t->gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_CODE64);
 	/* The 16-byte system descriptor: the usual 8 bytes, then base bits 63..32. */
-	uint64_t tss = TSS_ALIAS;
-	t->gdt[TSS_SEL / 8] = segment((uint32_t)tss, sizeof(struct tss64) - 1, SEG_TSS, 0);
-	t->gdt[TSS_SEL / 8 + 1] = tss >> 32;
+	t->gdt[TSS_SEL / 8] = segment((uint32_t)tss_alias, sizeof(struct tss64) - 1, SEG_TSS, 0);
+	t->gdt[TSS_SEL / 8 + 1] = (uint64_t)tss_alias >> 32;
 
-	t->tss.rsp[0] = trap_stack_top();
+	t->tss.rsp[0] = stack_top;
 	t->tss.iomap_base = sizeof(struct tss64); /* no I/O bitmap: no ports for ring 3 */
 }
 
@@ -53,16 +65,15 @@ void cpu_load_segments(void)
 			 : "rax", "memory");
 }
 
-void cpu_tables_map_alias(uint64_t tables_phys)
+void cpu_tss_descriptor_clear(struct cpu_tables *t)
 {
-	/* Read-only and supervisor: pt_map's flags without PTE_WRITABLE. */
-	int rc = pt_map(paging_kernel_space(), FIXMAP_VIRT, tables_phys, PAGE_SIZE, 0);
-	if (rc != KS_OK)
-		panic("cannot map the descriptor-table alias: %s", ks_strerror(rc));
-	invlpg(FIXMAP_VIRT);
+	t->gdt[TSS_SEL / 8] = t->gdt[TSS_SEL / 8 + 1] = 0;
 }
 
-uintptr_t tss_descriptor_base(const struct cpu_tables *t)
+/* The kernel's GS base while the kernel runs; SWAPGS on the way to ring 3 parks it in
+ * IA32_KERNEL_GS_BASE, where only RDMSR (ring 0) reads it, and gives ring 3 a base of 0. */
+void cpu_entry_register_init(const struct entry_percpu *percpu)
 {
-	return segment_base(t->gdt[TSS_SEL / 8]) | (t->gdt[TSS_SEL / 8 + 1] << 32);
+	wrmsr(MSR_GS_BASE, (uintptr_t)percpu);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }

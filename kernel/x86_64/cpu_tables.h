@@ -16,7 +16,7 @@
 
 #define IDT_ENTRIES (T_SYSCALL + 1)
 #define GDT_ENTRIES 7 /* null, kernel code, kernel data, user data, user code, TSS (2) */
-#define TRAP_STACK_BYTES 16384
+#define TRAP_STACK_BYTES 16384 /* the kernel stack of traps from ring 3 */
 
 /* The 64-bit TSS (Intel SDM Vol. 3A, 8.7); only rsp0 and iomap_base matter here. */
 struct __attribute__((packed)) tss64 {
@@ -39,10 +39,5 @@ struct cpu_tables {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss64 tss;
 };
-
-/* The fixed aliases (constant: these are what user mode may learn). */
-#define IDT_ALIAS (FIXMAP_VIRT + 0)
-#define GDT_ALIAS (FIXMAP_VIRT + IDT_ENTRIES * 16)
-#define TSS_ALIAS (GDT_ALIAS + GDT_ENTRIES * 8)
 
 #endif

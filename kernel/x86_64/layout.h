@@ -19,15 +19,20 @@
 /* Where the kernel maps all RAM (kernel/x86_64/paging.c), and how much at most. */
 #define DIRECT_MAP 0xffff800000000000ull
 #define DIRECT_MAP_LIMIT (64ull << 30)
+#define DIRECT_MAP_SPAN DIRECT_MAP_LIMIT
 /* Highest end of the kernel's physical range kslide-pack allows by default (64 TiB). */
 #define KERNEL_PHYS_LIMIT 0x400000000000ull
 #define VIRT_FOLLOWS_PHYS 0
 
-/* FIXED_AREA's first page: the read-only alias of the descriptor tables and TSS
- * (kernel/x86_64/cpu_tables.c), all SIDT and SGDT can show, whatever the slide. */
-#define FIXMAP_VIRT FIXED_AREA
+/* The entry area (kernel/entry_area.h) lies somewhere in FIXED_AREA, at a page drawn at
+ * every boot; the last page stays unmapped. */
+#define ENTRY_WINDOW_START FIXED_AREA
+#define ENTRY_WINDOW_END 0xfffffffffffff000
+/* The GS bases (SDM Vol. 4, table 2-2): SWAPGS exchanges them. */
+#define MSR_GS_BASE 0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
 /* Not among lib/pagetable.h's leaf flags: that builder makes kernel mappings only. */
-#define PTE_USER ((uint64_t)1 << 2)
+#define PTE_USER 0x4
 
 /* Segment selectors of the kernel's GDT, user ones at RPL 3. User data sits just below user
  * code, the order SYSRET expects (STAR[63:48] = KERNEL_DS), though only INT and IRETQ are used. */

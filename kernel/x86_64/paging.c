@@ -23,9 +23,10 @@
 #include "lib/pagetable.h"
 
 /* One PDPT and a PD per GiB of direct map, plus the image (a PDPT, up to two PDs and its PTs
- * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2), plus FIXED_AREA's PDPT, PD and PT. */
+ * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2), plus FIXED_AREA's PDPT, PD and the two PTs
+ * the entry area needs when it straddles 2 MiB. */
 #define KERNEL_IMAGE_MAX (64ull << 20)
-#define FIXED_AREA_TABLES 3
+#define FIXED_AREA_TABLES 4
 #define POOL_PAGES                                                                           \
 	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
 	 FIXED_AREA_TABLES)

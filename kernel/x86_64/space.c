@@ -1,45 +1,89 @@
 /*
- * x86-64 page tables for user spaces (kernel/space.c has the rest).
+ * x86-64 page tables for user spaces and the entry area (kernel/space.c has the rest).
  *
- *   0x0000000000400000  USER_BASE: program image, then zeroes; the stack ends at USER_TOP (U, RW)
- *   ... rest of the lower half                                                   unmapped
- *   0xffff800000000000  the kernel's half: direct map, image, FIXED_AREA       (supervisor)
+ *                        kernel root                      ring-3 root
+ *   0x0000000000400000   user window (U, RW)              the same PDPT -> PD -> PT
+ *   ... lower half       unmapped                         unmapped
+ *   0xffff800000000000   the kernel's half: direct map,   nothing
+ *                        image, FIXED_AREA (supervisor)
+ *   FIXED_AREA           (in the kernel's half)           the entry area only, through tables
+ *                                                         of its own (supervisor)
  *
- * Each space has its own PML4: the kernel's upper-half entries (256..511) copied without the
- * user bit, and one chain PDPT -> PD -> PT for the user window. The copy happens at creation;
- * the kernel adds no upper-half PML4 entry after arch_cpu_init, so it stays complete.
+ * The kernel root copies the kernel's upper-half entries (256..511) without the user bit; the
+ * kernel adds no upper-half PML4 entry after arch_cpu_init, so the copy stays complete. The
+ * ring-3 root's one upper-half entry leads to tables built for the entry area alone, from
+ * kernel/frames.h, shared by every space.
  */
+#include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
+#include "kernel/entry_area.h"
+#include "kernel/frames.h"
 #include "kernel/memory.h"
+#include "kernel/oops.h"
 #include "kernel/space.h"
 #include "kernel/x86_64/paging.h"
+#include "lib/errors.h"
 
 #define KERNEL_HALF_FIRST (PT_ENTRIES / 2) /* PML4 entry of 0xffff800000000000 */
 #define TABLE_FLAGS (PTE_PRESENT | PTE_WRITABLE | PTE_USER)
+/* The ring-3 entry tables: a PML4 of their own (whose entry for the area each ring-3 root
+ * copies), a PDPT, a PD, and a PT for each of the two 2 MiB regions the area may straddle. */
+#define ENTRY_TABLE_PAGES 5
 
 #define INDEX(va, shift) (((uint64_t)(va) >> (shift)) & PT_INDEX_MASK)
 _Static_assert(USER_BASE >> PT_SHIFT_PD == (USER_TOP - 1) >> PT_SHIFT_PD,
 	       "the user window fits one page table");
+_Static_assert(INDEX(ENTRY_WINDOW_START, PT_SHIFT_PML4) == INDEX(ENTRY_WINDOW_END, PT_SHIFT_PML4),
+	       "the entry window lies under one PML4 entry");
+
+static struct pt_builder ring3_entry_tables;
 
 static uint64_t entry(const void *table_or_page)
 {
-	return kernel_virt_to_phys(table_or_page) | TABLE_FLAGS;
+	return direct_virt_to_phys(table_or_page) | TABLE_FLAGS;
+}
+
+static void map_page(struct pt_builder *b, uintptr_t va, uint64_t frame, bool writable)
+{
+	int rc = pt_map(b, va, frame, PAGE_SIZE, writable ? PTE_WRITABLE : 0);
+	if (rc != KS_OK)
+		panic("cannot map the entry area at 0x%llx: %s", (unsigned long long)va,
+		      ks_strerror(rc));
+}
+
+void arch_entry_area_map(uintptr_t base, const uint64_t frames[ENTRY_AREA_PAGES],
+			 const bool writable[ENTRY_AREA_PAGES])
+{
+	uint64_t(*pages)[PT_ENTRIES] = frames_alloc(ENTRY_TABLE_PAGES, 1);
+	if (!pages || pt_init(&ring3_entry_tables, pages, ENTRY_TABLE_PAGES,
+			      direct_virt_to_phys(pages)) != KS_OK)
+		panic("no memory outside the image for the entry area's tables");
+	for (unsigned n = 0; n < ENTRY_AREA_PAGES; n++) {
+		uintptr_t va = base + n * PAGE_SIZE;
+		map_page(paging_kernel_space(), va, frames[n], writable[n]);
+		map_page(&ring3_entry_tables, va, frames[n], writable[n]);
+		invlpg(va);
+	}
 }
 
 bool space_tables_build(struct arch_space *s, struct page_pool *pool)
 {
 	struct space_tables *t = &s->tables;
-	t->pml4 = page_pool_alloc(pool);
+	uint64_t *kernel = s->roots, *ring3 = kernel + PT_ENTRIES;
 	t->pdpt = page_pool_alloc(pool);
 	t->pd = page_pool_alloc(pool);
 	t->pt = page_pool_alloc(pool);
-	if (!t->pml4 || !t->pdpt || !t->pd || !t->pt)
+	if (!t->pdpt || !t->pd || !t->pt)
 		return false;
 	/* The kernel half as the kernel sees it: supervisor entries only. */
 	const uint64_t *kernel_pml4 = phys_to_virt(kernel_tables_root());
 	for (unsigned i = KERNEL_HALF_FIRST; i < PT_ENTRIES; i++)
-		t->pml4[i] = kernel_pml4[i] & ~PTE_USER;
-	t->pml4[INDEX(USER_BASE, PT_SHIFT_PML4)] = entry(t->pdpt);
+		kernel[i] = kernel_pml4[i] & ~(uint64_t)PTE_USER;
+	const uint64_t *entry_pml4 = phys_to_virt(ring3_entry_tables.pml4_phys);
+	unsigned area = INDEX(ENTRY_WINDOW_START, PT_SHIFT_PML4);
+	ring3[area] = entry_pml4[area];
+	kernel[INDEX(USER_BASE, PT_SHIFT_PML4)] = ring3[INDEX(USER_BASE, PT_SHIFT_PML4)] =
+		entry(t->pdpt);
 	t->pdpt[INDEX(USER_BASE, PT_SHIFT_PDPT)] = entry(t->pd);
 	t->pd[INDEX(USER_BASE, PT_SHIFT_PD)] = entry(t->pt);
 	for (unsigned i = 0; i < USER_PAGES; i++)
@@ -49,15 +93,9 @@ bool space_tables_build(struct arch_space *s, struct page_pool *pool)
 
 void space_tables_free(struct arch_space *s, struct page_pool *pool)
 {
-	page_pool_free(pool, s->tables.pml4);
 	page_pool_free(pool, s->tables.pdpt);
 	page_pool_free(pool, s->tables.pd);
 	page_pool_free(pool, s->tables.pt);
-}
-
-uint64_t space_tables_root(const struct arch_space *s)
-{
-	return kernel_virt_to_phys(s->tables.pml4);
 }
 
 uint64_t kernel_tables_root(void)
@@ -96,5 +134,6 @@ static bool user_entries_ok(const struct arch_space *s, uint64_t table_phys, int
 
 bool space_user_mappings_ok(const struct arch_space *s)
 {
-	return user_entries_ok(s, space_tables_root(s), PT_SHIFT_PML4, 0);
+	return user_entries_ok(s, space_user_root(s), PT_SHIFT_PML4, 0) &&
+	       user_entries_ok(s, space_kernel_root(s), PT_SHIFT_PML4, 0);
 }

@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 
-#define SPACE_TABLE_PAGES 4 /* PML4, and the user window's PDPT, PD and PT */
+#define SPACE_TABLE_PAGES 3 /* the user window's PDPT, PD and PT, under both roots */
 
 struct space_tables {
-	uint64_t *pml4, *pdpt, *pd, *pt;
+	uint64_t *pdpt, *pd, *pt;
 };
 
 #endif

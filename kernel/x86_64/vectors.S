@@ -1,12 +1,15 @@
 /*
- * Trap entry and exit, and the way into and out of ring 3 (as kernel/i386/vectors.S).
+ * The kernel's side of traps, and the way into and out of ring 3 (the entry area's stubs in
+ * kernel/x86_64/entry.S come first and last).
  *
- * Every vector pushes an error code (0 when the CPU pushes none) and its number, then
- * alltraps saves the general registers and calls trap(struct trapframe *)
- * (kernel/x86_64/trap.h has the layout); trapret undoes it and IRETQs. Long mode pushes SS
- * and RSP on every trap and aligns the stack to 16 bytes first, so the frame has one shape.
- * The segment registers are not saved: long mode ignores DS and ES, IRETQ to ring 3 clears
- * kernel selectors from them, and nothing uses FS or GS.
+ * kernel_entry is where every stub jumps, with the kernel's CR3 and GS, the stub's error code
+ * and vector on top of the CPU's frame. A trap from ring 3 is on the entry stack: its frame
+ * moves to the top of the kernel stack (entry_percpu.kernel_stack_top), so the entry stack only
+ * ever holds what ring 3 gave. alltraps saves the general registers and calls
+ * trap(struct trapframe *) (kernel/x86_64/trap.h has the layout); trapret undoes it. Long
+ * mode pushes SS and RSP on every trap and aligns the stack to 16 bytes first, so the frame has
+ * one shape. The segment registers are not saved: long mode ignores DS and ES, IRETQ to ring 3
+ * clears kernel selectors from them, and FS and GS are only bases.
  *
  * user_enter(tf) saves the kernel's callee-saved registers and stack pointer and "returns"
  * through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
@@ -14,29 +17,24 @@
  *
  * RIP-relative addressing only, so the same code serves the kernel-model and the PIE build.
  */
-#include "kernel/trap_vectors.h"
+#include "kernel/entry_area.h"
+#include "kernel/frame_move.h"
+
+#define ENTRY_FRAME_WORDS 7 /* RIP, CS, RFLAGS, RSP, SS and the stub's error code, vector */
+#define OFFSET_OF_CS 24 /* in the entry frame */
 
 	.text
-.macro VECTOR n, cpu_pushes_error
-	.globl trap_vector_\n
-trap_vector_\n:
-	.if \cpu_pushes_error == 0
-	pushq $0
-	.endif
-	pushq $\n
-	jmp alltraps
-.endm
-
-#define V(n, cpu_pushes_error) VECTOR n, cpu_pushes_error;
-	TRAP_VECTORS(V)
-#undef V
-
-	.globl syscall_vector
-syscall_vector:
-	pushq $0
-	pushq $0x80
-	jmp alltraps
-
+	.globl kernel_entry
+	.hidden kernel_entry
+kernel_entry:
+	testb $3, OFFSET_OF_CS(%rsp)
+	jz alltraps
+	/* From ring 3, on the entry stack: note where, then move the frame to the kernel stack
+	 * with RAX and RCX as scratch, saved on the entry stack (they are ring 3's). */
+	movq %rsp, %gs:PERCPU_USER_ENTRY_SP
+	pushq %rax
+	pushq %rcx
+	MOVE_FRAME ENTRY_FRAME_WORDS, %gs:PERCPU_KERNEL_STACK
 alltraps:
 	cld /* ring 3 may have left DF set; the C ABI wants it clear */
 	pushq %rax
@@ -73,7 +71,7 @@ trapret:
 	popq %rcx
 	popq %rax
 	addq $16, %rsp /* vector number and error code */
-	iretq
+	RETURN_FROM_TRAP %gs:PERCPU_ENTRY_STACK, %gs:PERCPU_EXIT_STUB
 
 /* int user_enter(struct trapframe *tf) */
 	.globl user_enter
@@ -100,19 +98,6 @@ arch_user_exit:
 	popq %rbx
 	popq %rbp
 	ret
-
-/* A PIE keeps relocated constants in .data.rel.ro, as the compiler does for const pointers. */
-#ifdef __PIE__
-	.section .data.rel.ro, "aw"
-#else
-	.section .rodata
-#endif
-	.p2align 3
-	.globl trap_vector_table
-trap_vector_table:
-#define V(n, cpu_pushes_error) .quad trap_vector_##n;
-	TRAP_VECTORS(V)
-#undef V
 
 	.bss
 	.p2align 3

@@ -9,6 +9,11 @@
 #   - the %p hashes it sees are equal for equal pointers, new at every boot, and no address;
 # and of the privileged reader that its raw kallsyms are nm's addresses plus the slide. With
 # UMIP on and off the views may differ only where the five instructions are concerned.
+# The entry area (kernel/entry_area.h) moves at every boot: it must lie in its window, clear
+# of the image, at distinct addresses across the boots, and the stubs' template in the ELF
+# must hold no relocation (so no copy of it can hold an image address). Addresses inside
+# it are written entry+OFFSET in the views before they are compared: SIDT shows it without
+# UMIP, and the kernel's probe of it shows up in the syslog.
 # One TAP line per check, then "leak: N passed, M failed".
 #
 # bash, not sh: x86-64 addresses exceed 2^63, which dash clamps and bash wraps; every
@@ -25,10 +30,15 @@ B=$1
 boots=${2:-3}
 elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
-[ "$arch" = x86_64 ] && cpus="max qemu64"
+window_start=0xffc00000 window_end=0xfffff000 # kernel/i386/layout.h ENTRY_WINDOW_*
+if [ "$arch" = x86_64 ]; then
+	cpus="max qemu64"
+	window_start=0xffffffffff000000 window_end=0xfffffffffffff000
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-leak.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 : >"$work/hashes"
+: >"$work/entries"
 passed=0 failed=0 n=0
 
 result() { # result OK|FAIL description [details file]
@@ -62,6 +72,33 @@ while read -r addr type name; do
 	[ "$d" -ge 0 ] && [ "$d" -le "$size" ] || continue
 	printf '0x%x %s %s\n' "$((0x$addr))" "$type" "$name"
 done <"$work/nm.raw" | sort >"$work/nm"
+
+# The stubs' template, [entry_text_start, entry_text_end): no relocation record of the link
+# (--emit-relocs keeps them all, the PIE's dynamic ones too) may fall inside it.
+text_start=$(awk '$3 == "entry_text_start" { print "0x" $1 }' "$work/nm.raw")
+text_end=$(awk '$3 == "entry_text_end" { print "0x" $1 }' "$work/nm.raw")
+what="the entry stubs' template holds no relocation"
+if [ -n "$text_start" ] && [ -n "$text_end" ]; then
+	readelf -rW "$elf" | awk '/^[0-9a-f]+ +[0-9a-f]+ / { print "0x" $1 }' | while read -r off; do
+		d=$((off - text_start))
+		[ "$d" -ge 0 ] && [ "$d" -lt $((text_end - text_start)) ] && echo "$off"
+	done >"$work/template-relocs"
+	[ ! -s "$work/template-relocs" ] &&
+		result OK "$what ($((text_end - text_start)) bytes)" ||
+		result FAIL "$what" "$work/template-relocs"
+else
+	result FAIL "$what (no entry_text_start/entry_text_end in $elf)"
+fi
+
+# normalize FILE BASE BYTES: each address in [BASE, BASE + BYTES) becomes entry+0xOFFSET.
+normalize() {
+	local tok d
+	for tok in $(grep -oE '0x[0-9a-f]+' "$1" | sort -u); do
+		d=$((tok - $2))
+		[ "$d" -ge 0 ] && [ "$d" -lt "$3" ] &&
+			sed -i "s/\b$tok\b/entry+$(printf 0x%x "$d")/g" "$1"
+	done
+}
 
 # boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys vslide pslide".
 boot() {
@@ -103,8 +140,26 @@ for cpu in $cpus; do
 		log=$work/$cpu.$i.log
 		read -r virt phys vslide pslide <"$work/$cpu.$i.base"
 		view=$work/$cpu.$i.view
-		grep '^leak: ' "$log.txt" >"$view"
+		grep '^leak: ' "$log.txt" >"$view.raw"
 		where="base=$virt"
+
+		# "kernel: entry area ADDR, N pages, ..." and the status line's idt=ADDR.
+		entry=$(sed -n 's/^kernel: entry area \(0x[0-9a-f]*\), \([0-9]*\) pages.*/\1 \2/p' "$log.txt")
+		set -- $entry
+		idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$log.txt")
+		what="$cpu boot $i: entry area in its window, clear of the image, the IDT in it"
+		if [ $# -eq 2 ] && [ -n "$idt" ] && [ $((idt - $1)) -eq 0 ] &&
+			[ $(($1 - window_start)) -ge 0 ] &&
+			[ $((window_end - $1)) -ge $(($2 * 4096)) ] &&
+			! in_range "$1" "$virt" && ! in_range "$virt" "$1"; then
+			result OK "$what ($1)"
+			echo "$1" >>"$work/entries"
+			cp "$view.raw" "$view"
+			normalize "$view" "$1" $(($2 * 4096))
+		else
+			result FAIL "$what (entry area '$entry', idt '$idt')"
+			cp "$view.raw" "$view"
+		fi
 
 		what="kernel reports umip=$umip, restrictions on"
 		grep -q "^kernel: umip=$umip kptr_restrict=1 dmesg_restrict=1 " "$log.txt" &&
@@ -119,7 +174,7 @@ for cpu in $cpus; do
 		fi
 
 		# Every number in the view, hex or decimal, against this boot's image and slides.
-		grep -oE '0x[0-9a-f]+|[0-9]+' "$view" | sort -u | while read -r tok; do
+		grep -oE '0x[0-9a-f]+|[0-9]+' "$view.raw" | sort -u | while read -r tok; do
 			case $tok in 0x*) ;; *) tok=$((10#$tok)) ;; esac
 			if in_range "$tok" "$virt" || in_range "$tok" "$phys" ||
 				[ $((tok - vslide)) -eq 0 ] || [ $((tok - pslide)) -eq 0 ]; then
@@ -161,7 +216,7 @@ done
 
 # UMIP may change what the five instructions do and nothing else.
 set -- $cpus
-umip_lines='^leak: (exit )?(sidt|sgdt|sldt|str|smsw) |general protection|^leak: syslog kernel: umip='
+umip_lines='^leak: (exit )?(sidt|sgdt|sldt|str|smsw) |general protection'
 if [ -f "$work/$1.0.view" ] && [ -f "$work/$2.0.view" ]; then
 	grep -vE "$umip_lines" "$work/$1.0.view" >"$work/on"
 	grep -vE "$umip_lines" "$work/$2.0.view" >"$work/off"
@@ -169,6 +224,12 @@ if [ -f "$work/$1.0.view" ] && [ -f "$work/$2.0.view" ]; then
 	diff "$work/on" "$work/off" >"$work/diff" && result OK "$what ($(wc -l <"$work/on") lines)" ||
 		result FAIL "$what" "$work/diff"
 fi
+
+total=$(wc -l <"$work/entries")
+distinct=$(sort -u "$work/entries" | wc -l)
+[ "$total" -gt 1 ] && [ "$distinct" -ge $((total - 1)) ] &&
+	result OK "entry area at $distinct distinct addresses over $total boots" ||
+	result FAIL "entry area moves between boots ($distinct distinct of $total)"
 
 total=$(wc -l <"$work/hashes")
 distinct=$(sort -u "$work/hashes" | wc -l)

@@ -3,7 +3,7 @@
 # (1 MiB + (rand & 0x3ffffff), rounded up to 2 MiB, raised to 16 MiB) and a base outside the
 # slots, and accept draws that are uniform; for x86-64 likewise on the virtual base (vslots),
 # and its independence test must pass independent draws and reject a virtual base that follows
-# the physical one; one chance repeat over half a million slots must pass, three must not, and
+# the physical one, and so must the entry area's (idt=); one chance repeat over half a million slots must pass, three must not, and
 # likewise for empty slots when draws outnumber slots.
 # Prints "uniformity-selftest: N passed, M failed".
 set -u
@@ -68,6 +68,25 @@ lines64 200 6 uniform >"$tmp"; check 0 "uniform virtual draws pass" $V <"$tmp"
 lines64 200 7 low >"$tmp"; check 1 "virtual draws from half the window fail" $V <"$tmp"
 lines64 400 8 uniform >"$tmp"; check 0 "independent draws pass" $I <"$tmp"
 lines64 400 9 follow >"$tmp"; check 1 "a virtual base that follows the physical one fails" $I <"$tmp"
+# The entry area (idt=, uniformity.sh -E): 1021 page slots from 0xffc00000, judged on its own
+# and against the physical base with --vfield.
+lines_idt() { # lines_idt N SEED MODE
+	awk -v n="$1" -v seed="$2" -v mode="$3" 'BEGIN {
+		srand(seed); slots = 440; idtslots = 1021
+		for (i = 0; i < n; i++) {
+			p = int(rand() * slots)
+			e = mode == "follow" ? p * 2 + int(rand() * 2) : int(rand() * idtslots)
+			printf "kslide: base=0x%x phys=0x%x slots=%d align=0x200000 idt=0x%x idtslots=%d\n",
+				3221225472 + 16777216 + p * 2097152, 16777216 + p * 2097152, slots,
+				4290772992 + e * 4096, idtslots
+		}
+	}'
+}
+E="--field idt --slots idtslots --lo 0xffc00000 --align 0x1000"
+EI="--independence --lo 0x1000000 --align 0x200000 --vfield idt --vslots idtslots --vlo 0xffc00000 --valign 0x1000"
+lines_idt 200 20 uniform >"$tmp"; check 0 "uniform entry areas pass" $E <"$tmp"
+lines_idt 400 21 uniform >"$tmp"; check 0 "an entry area independent of the base passes" $EI <"$tmp"
+lines_idt 400 22 follow >"$tmp"; check 1 "an entry area that follows the base fails" $EI <"$tmp"
 # The x86-64 4 KiB window: 520,186 virtual slots. One repeat among 200 draws happens in 3.8%
 # of runs and must pass; three (odds about 1 in 100,000) must not.
 repeats() { # repeats N SEED R: N draws, the last R of them copies of the first

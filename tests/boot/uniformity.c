@@ -5,11 +5,15 @@
  * (GSL) over equal-size groups of slots. Those figures come from tools/stat/stats.c, which
  * kslide-stat uses too.
  *
- * usage: uniformity --field phys|base --lo ADDR --align N [--slots slots|vslots] [--min-p P]
- *        uniformity --independence --lo ADDR --align N --vlo ADDR --valign N [--min-p P]
- * --slots names the line's field holding the slot count (vslots for an x86-64 virtual base).
- * --independence tests whether the physical and virtual slot indexes of the same boots are
- * independent: a chi-square test of a BINS x BINS contingency table.
+ * usage: uniformity --field phys|base|idt --lo ADDR --align N [--slots slots|vslots|idtslots]
+ *                   [--min-p P]
+ *        uniformity --independence [--field F --slots S] --lo ADDR --align N
+ *                   [--vfield F --vslots S] --vlo ADDR --valign N [--min-p P]
+ * --slots names the line's field holding the slot count (vslots for an x86-64 virtual base,
+ * idtslots for the kernel's entry area, which tests/boot/uniformity.sh -E adds to the line).
+ * --independence tests whether the slot indexes of two fields of the same boots (by default
+ * phys with slots and base with vslots) are independent: a chi-square test of a BINS x BINS
+ * contingency table.
  * Exit 0 when uniform (independent) enough, 1 when not, 2 on bad input.
  */
 #include <gsl/gsl_cdf.h>
@@ -66,7 +70,8 @@ static unsigned bin_of(uint64_t index, uint64_t slots)
 }
 
 /* Pearson's test of independence: expected counts from the observed marginals. */
-static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p)
+static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p,
+			const char *field, const char *vfield)
 {
 	double cell[BINS][BINS] = {{0}}, row[BINS] = {0}, col[BINS] = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -82,14 +87,14 @@ static int independence(size_t n, uint64_t slots, uint64_t vslots, double min_p)
 					expected;
 		}
 	double p = gsl_cdf_chisq_Q(chi2, (BINS - 1) * (BINS - 1));
-	printf("independence(phys, base): samples=%zu table=%dx%d chi2=%.1f p=%.4f: %s\n", n, BINS,
-	       BINS, chi2, p, p < min_p ? "FAIL (the draws are related)" : "ok");
+	printf("independence(%s, %s): samples=%zu table=%dx%d chi2=%.1f p=%.4f: %s\n", field, vfield,
+	       n, BINS, BINS, chi2, p, p < min_p ? "FAIL (the draws are related)" : "ok");
 	return p < min_p;
 }
 
 int main(int argc, char **argv)
 {
-	const char *field = "phys", *slots_field = "slots";
+	const char *field = "phys", *slots_field = "slots", *vfield = "base", *vslots_field = "vslots";
 	uint64_t lo = 0, align = 0, slots = 0, vlo = 0, valign = 0, vslots = 0;
 	double min_p = 0.001;
 	int pairs = 0;
@@ -107,6 +112,10 @@ int main(int argc, char **argv)
 			lo = strtoull(arg, NULL, 0);
 		else if (!strcmp(argv[i], "--align"))
 			align = strtoull(arg, NULL, 0);
+		else if (!strcmp(argv[i], "--vfield"))
+			vfield = arg;
+		else if (!strcmp(argv[i], "--vslots"))
+			vslots_field = arg;
 		else if (!strcmp(argv[i], "--vlo"))
 			vlo = strtoull(arg, NULL, 0);
 		else if (!strcmp(argv[i], "--valign"))
@@ -116,20 +125,19 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (!align || (pairs && !valign)) {
-		fprintf(stderr, "usage: uniformity --field phys|base --lo ADDR --align N "
-				"[--slots slots|vslots]\n"
-				"       uniformity --independence --lo ADDR --align N --vlo ADDR "
-				"--valign N\n");
+		fprintf(stderr, "usage: uniformity --field phys|base|idt --lo ADDR --align N "
+				"[--slots slots|vslots|idtslots]\n"
+				"       uniformity --independence [--field F --slots S] --lo ADDR "
+				"--align N [--vfield F --vslots S] --vlo ADDR --valign N\n");
 		return 2;
 	}
 	char line[1024];
 	size_t n = 0;
 	while (fgets(line, sizeof(line), stdin) && n < MAX_SAMPLES) {
-		int rc = pairs ? slot_index(line, "phys", "slots", lo, align, &slots, &samples[n])
-			       : slot_index(line, field, slots_field, lo, align, &slots,
-					    &samples[n]);
+		int rc = slot_index(line, field, slots_field, lo, align, &slots, &samples[n]);
 		if (rc == 0 && pairs)
-			rc = slot_index(line, "base", "vslots", vlo, valign, &vslots, &vsamples[n]);
+			rc = slot_index(line, vfield, vslots_field, vlo, valign, &vslots,
+					&vsamples[n]);
 		if (rc > 0)
 			return 1;
 		n += rc == 0;
@@ -139,7 +147,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (pairs)
-		return independence(n, slots, vslots, min_p);
+		return independence(n, slots, vslots, min_p, field, vfield);
 
 	struct uniformity u;
 	if (uniformity_measure(samples, n, slots, &u)) {

@@ -1,5 +1,6 @@
 /* Unit tests for the kernel's secrecy policy, which is plain C: kernel/kptr.c (what %p, %pK
- * and %px show), kernel/sysctl.c (who may change what), kernel/syslog.c (the ring). */
+ * and %px show), kernel/sysctl.c (who may change what), kernel/syslog.c (the ring), and
+ * kernel/seed_random.c (the generator that places the entry area). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include "kernel/kptr.h"
+#include "kernel/seed_random.h"
 #include "kernel/sysctl.h"
 #include "kernel/syslog.h"
 #include "lib/siphash.h"
@@ -48,6 +50,33 @@ static void test_new_seed_new_hash(void **state)
 	boot_with_seed(1);
 	assert_int_not_equal(a, kptr_hash(0xc1000000));
 	assert_int_equal(kptr_hash(0xc1000000), kptr_hash(0xc1000000));
+}
+
+/* The entry area's draws come from seed bytes 16..31 only: SipHash-2-4 keyed with them over
+ * the counter 0, 1, 2, ... (the reference function, lib/siphash.c, is tested on its own
+ * vectors), and the %p key's bytes change nothing. */
+static void test_seed_random_keys_siphash_with_the_last_16_seed_bytes(void **state)
+{
+	(void)state;
+	struct kslide_bootinfo bi = { 0 };
+	for (unsigned i = 0; i < KSLIDE_SEED_BYTES; i++)
+		bi.seed[i] = (uint8_t)(0x40 + i);
+	struct siphash_key key;
+	siphash_key_from_bytes(&key, bi.seed + SIPHASH_KEY_BYTES);
+	struct seed_random r;
+	seed_random_init(&r, &bi);
+	for (uint64_t counter = 0; counter < 3; counter++)
+		assert_int_equal(seed_random_next(&r), siphash24(&key, &counter, sizeof(counter)));
+
+	struct seed_random again;
+	for (unsigned i = 0; i < SIPHASH_KEY_BYTES; i++)
+		bi.seed[i] ^= 0xff;
+	seed_random_init(&r, &bi);
+	bi.seed[KSLIDE_SEED_BYTES - 1] ^= 1;
+	seed_random_init(&again, &bi);
+	uint64_t zero = 0;
+	assert_int_equal(seed_random_next(&r), siphash24(&key, &zero, sizeof(zero)));
+	assert_int_not_equal(seed_random_next(&again), siphash24(&key, &zero, sizeof(zero)));
 }
 
 static void test_pK_follows_kptr_restrict_and_CAP_SYSLOG(void **state)
@@ -140,6 +169,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_uses_the_first_16_seed_bytes_as_siphash_key),
 		cmocka_unit_test(test_new_seed_new_hash),
+		cmocka_unit_test(test_seed_random_keys_siphash_with_the_last_16_seed_bytes),
 		cmocka_unit_test(test_pK_follows_kptr_restrict_and_CAP_SYSLOG),
 		cmocka_unit_test(test_format_hook_kinds),
 		cmocka_unit_test(test_sysctl_defaults_follow_randomization),

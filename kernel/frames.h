@@ -1,0 +1,36 @@
+/*
+ * Physical memory outside the kernel image, for everything ring 3's page tables can reach:
+ * the entry area's pages and the tables behind them, and every user space's tables and pages.
+ * A value found there (a page-table entry, say) must never lead into the image, so none of it
+ * may be a frame of the image.
+ *
+ * One run of FRAMES_PAGES pages, taken at boot from usable RAM: the lowest run at or above
+ * FRAMES_MIN that meets nothing the kernel must keep (the image, the boot info and the stub,
+ * the x86-64 entry tables, the command line, modules and their strings, any reserved range).
+ * Chosen without regard to the image except to avoid it, the run lies below the image's
+ * lowest base on a PC (conventional memory), so its address says nothing about the base.
+ */
+#ifndef KSLIDE_KERNEL_FRAMES_H
+#define KSLIDE_KERNEL_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "include/kslide/bootinfo.h"
+
+/* 64 KiB: as Linux's default reserve_low, leave the real-mode interrupt table, the BIOS data
+ * area and what firmware likes to scribble on below it alone. */
+#define FRAMES_MIN 0x10000
+#define FRAMES_PAGES 64
+
+/* KS_OK, or KS_ENOENT when no such run exists (then the kernel cannot isolate ring 3). */
+int frames_init(const struct kslide_bootinfo *bi);
+
+/* pages zeroed pages aligned to align_pages pages, at their direct-map address; NULL once the
+ * run is used up. Nothing is ever given back. */
+void *frames_alloc(size_t pages, size_t align_pages);
+
+/* The run, [*start, *end) physical, for the selftests. */
+void frames_range(uint64_t *start, uint64_t *end);
+
+#endif

@@ -11,6 +11,7 @@
 #include "kernel/selftest.h"
 #include "lib/cmdline.h"
 #include "lib/crc32.h"
+#include "lib/string.h"
 
 extern char _kernel_start[], _kernel_end[];
 
@@ -122,8 +123,6 @@ static bool boot_data_intact(const struct kslide_bootinfo *bi)
 
 #define MODULE_CRC_KEY "crc32" /* a module given as "file crc32=0x..." is checked */
 #define HEX_MAX 16
-
-size_t strlen(const char *s);
 
 static uint32_t parse_hex(const char *s)
 {

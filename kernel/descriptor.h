@@ -43,18 +43,4 @@ static inline uint8_t segment_access(uint64_t d)
 	return (uint8_t)(d >> 40);
 }
 
-/* LDTR: a null selector leaves no LDT, so LAR, LSL, VERR and VERW on a TI=1 selector fail
- * instead of reading a descriptor from wherever the reset LDT (base 0) points. */
-static inline void lldt(uint16_t sel)
-{
-	__asm__ volatile("lldt %0" : : "r"(sel) : "memory");
-}
-
-static inline uint16_t sldt(void)
-{
-	uint16_t sel;
-	__asm__ volatile("sldt %0" : "=r"(sel));
-	return sel;
-}
-
 #endif

@@ -13,9 +13,7 @@
 #include "kernel/seed_random.h"
 #include "kernel/trap_vectors.h"
 #include "lib/uniform.h"
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
+#include "lib/string.h"
 
 #define ENTRY_WINDOW_SLOTS (ENTRY_WINDOW_PAGES - ENTRY_AREA_PAGES + 1)
 

@@ -5,9 +5,7 @@
 #include "kernel/layout.h"
 #include "kernel/memory.h"
 #include "lib/errors.h"
-
-void *memset(void *dst, int c, size_t n);
-size_t strlen(const char *s);
+#include "lib/string.h"
 
 #define RUN_BYTES ((uint64_t)FRAMES_PAGES * PAGE_SIZE)
 #define RUN_ALIGN (2 * PAGE_SIZE) /* user spaces take their page-table roots in aligned pairs */

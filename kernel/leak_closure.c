@@ -34,8 +34,7 @@
 #include "kernel/syscall.h"
 #include "kernel/user/leak.h"
 #include "kernel/walk.h"
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+#include "lib/string.h"
 
 /* The design reaches the entry area's three pages (the ring-3 tables above them are walked,
  * not counted): more than this many pages means the closure has grown. */

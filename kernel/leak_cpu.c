@@ -23,9 +23,7 @@
 #include "kernel/trap_vectors.h"
 #include "kernel/walk.h"
 #include "lib/cpu.h"
-
-int memcmp(const void *a, const void *b, size_t n);
-
+#include "lib/string.h"
 
 static bool tables_in_entry_area(const struct kslide_bootinfo *bi)
 {

@@ -21,6 +21,7 @@
 #include "kernel/user/leak.h"
 #include "lib/cmdline.h"
 #include "lib/errors.h"
+#include "lib/string.h"
 
 extern const uint8_t user_leak_start[], user_leak_end[];
 const struct user_program user_program_leak = { "leak", user_leak_start, user_leak_end };
@@ -237,8 +238,6 @@ static const struct selftest_case oops_limit_cases[] = {
 #define BENCH_CALLS_KEY "syscall_bench.calls"
 #define BENCH_CALLS_DEFAULT 1000
 #define BENCH_CALLS_DIGITS 12
-
-size_t strlen(const char *s);
 
 static unsigned long bench_calls(const struct kslide_bootinfo *bi)
 {

@@ -17,8 +17,7 @@
 #include "kernel/selftest.h"
 #include "kernel/sysctl.h"
 #include "lib/cmdline.h"
-
-size_t strlen(const char *s);
+#include "lib/string.h"
 
 #define SUITE_NAME_MAX 32
 #define NOPTI_FLAG "nopti" /* ring 3 on the kernel's page tables, for comparison */

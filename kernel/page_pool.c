@@ -4,8 +4,7 @@
 
 #include "kernel/frames.h"
 #include "kernel/page_pool.h"
-
-void *memset(void *dst, int c, size_t n);
+#include "lib/string.h"
 
 bool page_pool_init(struct page_pool *pool, unsigned block_pages)
 {

@@ -13,9 +13,7 @@
 #include "kernel/oops.h"
 #include "kernel/space.h"
 #include "kernel/trap.h"
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-void *memset(void *dst, int c, size_t n);
+#include "lib/string.h"
 
 #define MAX_SPACES 2
 #define ROOT_PAGES 2 /* kernel root, ring-3 root */

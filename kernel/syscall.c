@@ -12,8 +12,7 @@
 #include "kernel/syscall.h"
 #include "kernel/sysctl.h"
 #include "kernel/syslog.h"
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+#include "lib/string.h"
 
 #define WRITE_MAX 4096
 #define SYSLOG_CHUNK 256

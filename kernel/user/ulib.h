@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "kernel/uapi.h"
+#include "lib/string.h"
 
 long syscall3(long nr, long a0, long a1, long a2);
 /* The same, with every other register set to a marker first; *changed gets a bit for each
@@ -25,8 +26,6 @@ long sys_getpid(void);
 /* printf through SYS_WRITE, a line at a time. */
 void printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
-int memcmp(const void *a, const void *b, size_t n);
 
 #endif

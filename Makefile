@@ -574,4 +574,6 @@ run: $(BOOTSTRAP_STAMP)
 clean:
 	rm -rf $(BUILD)
 
+include mk/linux.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

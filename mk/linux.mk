@@ -1,0 +1,29 @@
+# Stock Linux (issue 14): Debian's kernels, fetched once into $(LINUX_CACHE), and the tests'
+# initramfs, whose /init (tests/linux/init.c) reports where the kernel runs and powers off.
+
+LINUX_CACHE := $(BUILD)/linux
+LINUX_FLAVOURS := 686 cloud-amd64
+LINUX_KERNELS := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%/vmlinuz)
+LINUX_INITRAMFS := $(LINUX_CACHE)/i386/initramfs.cpio $(LINUX_CACHE)/x86_64/initramfs.cpio
+
+# No prerequisites: a cached kernel is used as it is (scripts/fetch-linux.sh).
+$(LINUX_CACHE)/%/vmlinuz:
+	$(Q)scripts/fetch-linux.sh $(LINUX_CACHE) $*
+
+# The -dbg packages' vmlinux (ELF with .rela sections, 283 and 765 MB downloads): only here.
+.PHONY: linux-kernels linux-dbg linux-initramfs
+linux-kernels: $(LINUX_KERNELS)
+linux-dbg: $(LINUX_KERNELS)
+	$(Q)scripts/fetch-linux.sh --dbg $(LINUX_CACHE) $(LINUX_FLAVOURS)
+
+LINUX_INIT_CFLAGS := -std=c11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -fcf-protection=none -nostdlib -static -no-pie \
+	-Wl,--build-id=none
+$(LINUX_CACHE)/i386/init: LINUX_INIT_ARCH := -m32 -march=i486
+$(LINUX_CACHE)/x86_64/init: LINUX_INIT_ARCH := -m64
+$(LINUX_CACHE)/i386/init $(LINUX_CACHE)/x86_64/init: tests/linux/init.c mk/linux.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(LINUX_INIT_ARCH) $(LINUX_INIT_CFLAGS) $< -o $@
+$(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
+	$(Q)tests/linux/mkcpio.py $@ $<
+linux-initramfs: $(LINUX_INITRAMFS)

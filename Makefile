@@ -458,7 +458,7 @@ FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/dynamic_relocs.c tools/pack/
 	tools/pack/image_writer.c \
 	$(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
-FUZZ_SRCS_reloc := lib/reloc.c
+FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c

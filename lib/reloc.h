@@ -7,8 +7,9 @@
  *   group := kind:u8  count:uleb128  gap:uleb128 * count
  *   offset[0] = gap[0],  offset[i] = offset[i-1] + gap[i]
  *
- * The whole table is decoded and checked against the image before the first byte is
- * written: a bad table changes nothing.
+ * reloc_validate and reloc_apply check the whole table before the first byte is written, so a
+ * bad table changes nothing; reloc_move checks each field as it goes and undoes its patches on
+ * error (see there).
  */
 #ifndef KSLIDE_LIB_RELOC_H
 #define KSLIDE_LIB_RELOC_H
@@ -20,10 +21,15 @@ enum reloc_kind {
 	RELOC_ADD32 = 1,  /* 32-bit field += delta, must not wrap (R_386_32, R_X86_64_32) */
 	RELOC_ADD32S = 2, /* 32-bit field is sign-extended; result must stay in int32 (R_X86_64_32S) */
 	RELOC_ADD64 = 3,  /* 64-bit field += delta (R_X86_64_64, R_X86_64_RELATIVE) */
+	/* 32-bit signed field -= delta; result must stay in int32. A PC-relative reference from
+	 * the moving image to something that stays put (Linux's x86-64 per-CPU area, linked at
+	 * virtual 0): Linux's "inverse 32-bit" relocations. */
+	RELOC_SUB32S = 4,
+	RELOC_KIND_LAST = RELOC_SUB32S,
 };
 
 struct reloc_summary {
-	uint64_t count[4]; /* indexed by reloc_kind */
+	uint64_t count[RELOC_KIND_LAST + 1]; /* indexed by reloc_kind */
 	uint64_t total;
 };
 

@@ -16,6 +16,10 @@
  * packer has consumed them and the kernel never reads them, so they are left out of the
  * comparison and counted in the report.
  *
+ * Both relocators are judged: reloc_apply over A as loaded, and reloc_move, the stub's one-pass
+ * copy and patch, from A's file bytes into memory full of garbage (so its zeroing of the bss
+ * is judged too).
+ *
  * With --image A.img (what kslide-pack wrote for A.elf), the payload and table come from the
  * packed image instead, after the image passes the stub's own check (lib/image.c) and its
  * payload is shown to be A's bytes: the oracle then judges the file that boots.
@@ -407,7 +411,61 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
 	return rc;
 }
 
-/* Move A's loaded image to B's address with the packer's table; compare. Returns exit code. */
+/* The stub's garbage-filled destination: reloc_move must write every byte, bss included. */
+#define UNWRITTEN_BYTE 0xa5
+
+/*
+ * Move A to B's address with one of the two relocators, into a buffer of its own: reloc_apply
+ * over A as loaded, or reloc_move (what the stub runs) from A's file bytes into memory that
+ * holds garbage. Returns the moved image (caller frees) or NULL after a message.
+ */
+static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, size_t table_size,
+			   int64_t delta, int use_move)
+{
+	uint8_t *moved = use_move ? malloc(a->mem_size ? a->mem_size : 1) : loaded_image(a);
+	if (!moved) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return NULL;
+	}
+	int status;
+	if (use_move) {
+		memset(moved, UNWRITTEN_BYTE, a->mem_size);
+		status = reloc_move(moved, a->payload, a->file_size, a->mem_size, table, table_size,
+				    delta);
+	} else {
+		status = reloc_apply(moved, a->mem_size, table, table_size, delta);
+	}
+	if (status != KS_OK) {
+		fprintf(stderr, "%s: %s of A's relocations: %s\n", progname,
+			use_move ? "reloc_move" : "reloc_apply", ks_strerror(status));
+		free(moved);
+		return NULL;
+	}
+	return moved;
+}
+
+/* Judge one moved image against B; 0 when identical but for what is left alone by design. */
+static int judge(const struct input *ia, const struct abs_refs *refs, const uint8_t *orig,
+		 uint8_t *moved, const uint8_t *want, int64_t delta, const char *how,
+		 uint64_t *tables)
+{
+	const struct kernel_elf *a = &ia->k;
+	int abs_bad = check_abs_refs(refs, orig, moved, want);
+	*tables = skip_loader_tables(ia, moved, want);
+	uint64_t differ = report_differences(moved, want, a->mem_size, a);
+	if (!abs_bad && !differ)
+		return 0;
+	fprintf(stderr, "%s: %s: %llu bytes differ after moving by ", progname, how,
+		(unsigned long long)differ);
+	print_delta(stderr, delta);
+	fprintf(stderr, "%s\n", abs_bad ? ", and absolute references are wrong" : "");
+	return 1;
+}
+
+/*
+ * Move A's image to B's address with the packer's table, once with each relocator; each result
+ * must be B. Returns the exit code.
+ */
 static int compare(const struct input *ia, const struct input *ib, const char *image)
 {
 	const struct kernel_elf *a = &ia->k, *b = &ib->k;
@@ -428,45 +486,40 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 	struct reloc_summary summary;
 	int64_t delta = a->fixups_follow_virt ? (int64_t)(b->link_virt - a->link_virt)
 					      : (int64_t)(b->link_phys - a->link_phys);
-	uint8_t *orig = loaded_image(a), *moved = loaded_image(a), *want = loaded_image(b);
+	uint8_t *orig = loaded_image(a), *want = loaded_image(b);
+	uint64_t tables = 0;
 	int rc = 1, status;
-	if (!orig || !moved || !want) {
+	if (!orig || !want) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 	} else if (find_abs_refs(ia, ib, &refs)) {
 		fprintf(stderr, "%s: %s: cannot read its absolute references\n", progname,
 			ia->path);
-	} else if ((status = reloc_validate(table, table_size, a->mem_size, &summary)) != KS_OK ||
-		   (status = reloc_apply(moved, a->mem_size, table, table_size, delta)) != KS_OK) {
-		fprintf(stderr, "%s: applying A's relocations: %s\n", progname,
-			ks_strerror(status));
+	} else if ((status = reloc_validate(table, table_size, a->mem_size, &summary)) != KS_OK) {
+		fprintf(stderr, "%s: A's relocation table: %s\n", progname, ks_strerror(status));
 	} else {
-		int abs_bad = check_abs_refs(&refs, orig, moved, want);
-		uint64_t tables = skip_loader_tables(ia, moved, want);
-		uint64_t differ = report_differences(moved, want, a->mem_size, a);
-		if (abs_bad || differ) {
-			fprintf(stderr, "%s: %llu bytes differ after moving by ", progname,
-				(unsigned long long)differ);
-			print_delta(stderr, delta);
-			fprintf(stderr, "%s\n",
-				abs_bad ? ", and absolute references are wrong" : "");
-		} else {
-			printf("reloc-oracle: %s%llu relocations, %llu bytes identical after moving "
-			       "by ",
-			       image ? "packed image, " : "", (unsigned long long)summary.total,
-			       (unsigned long long)a->mem_size);
-			print_delta(stdout, delta);
-			printf("%s (%zu link-dependent absolute references left alone",
-			       a->fixups_follow_virt ? " virtual" : "", refs.count);
-			if (tables)
-				printf("; %llu bytes of dynamic-linking tables not compared",
-				       (unsigned long long)tables);
-			printf(")\n");
-			rc = 0;
+		rc = 0;
+		for (int use_move = 0; use_move <= 1 && rc == 0; use_move++) {
+			uint8_t *moved = move_image(a, table, table_size, delta, use_move);
+			rc = !moved || judge(ia, &refs, orig, moved, want, delta,
+					     use_move ? "reloc_move" : "reloc_apply", &tables);
+			free(moved);
 		}
+	}
+	if (rc == 0) {
+		printf("reloc-oracle: %s%llu relocations, %llu bytes identical after moving by ",
+		       image ? "packed image, " : "", (unsigned long long)summary.total,
+		       (unsigned long long)a->mem_size);
+		print_delta(stdout, delta);
+		printf("%s with reloc_apply and reloc_move (%zu link-dependent absolute references "
+		       "left alone",
+		       a->fixups_follow_virt ? " virtual" : "", refs.count);
+		if (tables)
+			printf("; %llu bytes of dynamic-linking tables not compared",
+			       (unsigned long long)tables);
+		printf(")\n");
 	}
 	free(refs.ref);
 	free(orig);
-	free(moved);
 	free(want);
 	free(table);
 	return rc;

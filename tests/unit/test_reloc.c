@@ -346,7 +346,7 @@ static void test_unknown_kind_is_invalid(void **state)
 	fill_pattern(image, sizeof(image));
 	struct table t = { .len = 0 };
 	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0 }, 1);
-	put_group(&t, 4, (uint64_t[]){ 8 }, 1);
+	put_group(&t, RELOC_KIND_LAST + 1, (uint64_t[]){ 8 }, 1);
 	assert_int_equal(reloc_validate(t.bytes, t.len, IMAGE_SIZE, NULL), KS_EINVAL);
 	apply_expect(image, sizeof(image), &t, 4, KS_EINVAL);
 
@@ -468,6 +468,47 @@ static void test_add32s_out_of_int32_range_overflows(void **state)
 	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 8 }, 1);
 	apply_expect(image, sizeof(image), &t, 1, KS_OK);
 	assert_int_equal(load32(image + 8), 0);
+}
+
+/* Linux's inverse 32-bit class: a PC-relative field to something that stays put moves back. */
+static void test_sub32s_subtracts_the_slide(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 4, 0x00001000);
+	store32(image + 12, 0xfffff000); /* -0x1000 */
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_SUB32S, (uint64_t[]){ 4, 12 }, 2);
+	apply_expect(image, sizeof(image), &t, 0x3000, KS_OK);
+	assert_int_equal(load32(image + 4), (uint32_t)-0x2000);
+	assert_int_equal(load32(image + 12), (uint32_t)-0x4000);
+	apply_expect(image, sizeof(image), &t, -0x5000, KS_OK);
+	assert_int_equal(load32(image + 4), 0x3000);
+	assert_int_equal(load32(image + 12), 0x1000);
+}
+
+static void test_sub32s_out_of_int32_range_overflows(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 0, 0x80000800); /* INT32_MIN + 0x800 */
+	store32(image + 8, 0x7ffff800); /* INT32_MAX - 0x7ff */
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_SUB32S, (uint64_t[]){ 0 }, 1);
+	apply_expect(image, sizeof(image), &t, 0x801, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, 0x800, KS_OK);
+	assert_int_equal(load32(image), 0x80000000u);
+
+	t.len = 0;
+	put_group(&t, RELOC_SUB32S, (uint64_t[]){ 8 }, 1);
+	apply_expect(image, sizeof(image), &t, -0x800, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, -0x7ff, KS_OK);
+	assert_int_equal(load32(image + 8), (uint32_t)INT32_MAX);
+	/* Negating the most negative slide must not wrap into a small one. */
+	apply_expect(image, sizeof(image), &t, INT64_MIN, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, (int64_t)1 << 32, KS_EOVERFLOW);
 }
 
 static void test_put_uleb128_encodings(void **state)
@@ -595,6 +636,8 @@ static void reference_apply(uint8_t *image, const uint64_t *offsets, const uint8
 		uint8_t *p = image + offsets[i];
 		if (kinds[i] == RELOC_ADD64)
 			store64(p, load64(p) + (uint64_t)delta);
+		else if (kinds[i] == RELOC_SUB32S)
+			store32(p, (uint32_t)(load32(p) - (uint32_t)delta));
 		else
 			store32(p, (uint32_t)(load32(p) + (uint32_t)delta));
 	}
@@ -635,9 +678,9 @@ static void test_many_random_relocations_match_reference(void **state)
 	/* Field values small enough that a delta of +-16 MiB fits every kind. */
 	for (size_t i = 0; i < MANY_IMAGE_SIZE; i++)
 		image[i] = (uint8_t)next_random(&seed);
-	uint64_t per_kind[4] = { 0 };
+	uint64_t per_kind[RELOC_KIND_LAST + 1] = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		kinds[i] = (uint8_t)(1 + next_random(&seed) % 3);
+		kinds[i] = (uint8_t)(RELOC_ADD32 + next_random(&seed) % RELOC_KIND_LAST);
 		per_kind[kinds[i]]++;
 		offsets[i] = offsets[i] * 8 + next_random(&seed) % 5; /* unaligned when it can be */
 		if (kinds[i] == RELOC_ADD64)
@@ -648,7 +691,7 @@ static void test_many_random_relocations_match_reference(void **state)
 
 	/* One group per kind, in the order the packer would emit them. */
 	size_t len = 0;
-	for (uint8_t kind = RELOC_ADD32; kind <= RELOC_ADD64; kind++) {
+	for (uint8_t kind = RELOC_ADD32; kind <= RELOC_KIND_LAST; kind++) {
 		table[len++] = kind;
 		len += reloc_put_uleb128(table + len, 10, per_kind[kind]);
 		uint64_t prev = 0;
@@ -663,7 +706,7 @@ static void test_many_random_relocations_match_reference(void **state)
 	struct reloc_summary s;
 	assert_int_equal(reloc_validate(table, len, MANY_IMAGE_SIZE, &s), KS_OK);
 	assert_int_equal(s.total, n);
-	for (int k = RELOC_ADD32; k <= RELOC_ADD64; k++)
+	for (int k = RELOC_ADD32; k <= RELOC_KIND_LAST; k++)
 		assert_int_equal(s.count[k], per_kind[k]);
 
 	/* The same fields as the packer writes them: a group per run of one kind, in image order. */
@@ -730,6 +773,8 @@ int main(void)
 		cmocka_unit_test(test_fields_overlapping_across_groups_change_nothing),
 		cmocka_unit_test(test_add32_that_would_wrap_overflows),
 		cmocka_unit_test(test_add32s_out_of_int32_range_overflows),
+		cmocka_unit_test(test_sub32s_subtracts_the_slide),
+		cmocka_unit_test(test_sub32s_out_of_int32_range_overflows),
 		cmocka_unit_test(test_put_uleb128_encodings),
 		cmocka_unit_test(test_many_random_relocations_match_reference),
 		cmocka_unit_test(test_move_zero_fills_past_file_size_and_relocates_there),

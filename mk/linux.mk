@@ -27,3 +27,23 @@ $(LINUX_CACHE)/i386/init $(LINUX_CACHE)/x86_64/init: tests/linux/init.c mk/linux
 $(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
 	$(Q)tests/linux/mkcpio.py $@ $<
 linux-initramfs: $(LINUX_INITRAMFS)
+
+# kslide-pack reads bzImages: setup header, payload codecs, Linux's relocation lists.
+LINUX_PACK_OBJS := $(addprefix $(BUILD)/tool/tools/pack/, bzimage.o decompress.o linux_relocs.o \
+	linux_image.o)
+LINUX_PACK_LIBS := -lz -llzma -llz4 -lzstd -lbz2
+$(BUILD)/bin/kslide-pack: $(LINUX_PACK_OBJS)
+$(BUILD)/bin/kslide-pack: TOOL_LIBS += $(LINUX_PACK_LIBS)
+
+# The bzImage and the -dbg vmlinux of one kernel must give the same fixups (tests/linux/
+# same_fixups.c): Linux's own lists judge the ELF classifier. Needs make linux-dbg's download.
+LINUX_SAME_FIXUPS := $(BUILD)/bin/linux-same-fixups
+$(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(LINUX_PACK_OBJS) \
+		$(addprefix $(BUILD)/tool/tools/pack/, kernel_elf.o dynamic_relocs.o gotpcrelx.o) \
+		$(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) $(LINUX_PACK_LIBS) -o $@
+.PHONY: linux-dbg-check
+linux-dbg-check: linux-dbg $(LINUX_SAME_FIXUPS)
+	$(Q)for f in $(LINUX_FLAVOURS); do echo "$$f:"; $(LINUX_SAME_FIXUPS) \
+		$(LINUX_CACHE)/$$f/vmlinuz $(LINUX_CACHE)/$$f/vmlinux || exit 1; done

@@ -1,6 +1,6 @@
 /*
- * kslide-pack: turn a relocatable ELF kernel into a self-randomizing Multiboot image.
- * See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
+ * kslide-pack: turn a relocatable ELF kernel, or a Linux bzImage, into a self-randomizing
+ * Multiboot image. See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +12,7 @@
 #include "include/kslide/image.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/linux_image.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -41,29 +42,49 @@ extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 #define PIE_VIRT_MIN 0xffff880000000000ull
 #define PIE_VIRT_END 0xffffff8000000000ull
 
+/*
+ * Linux's own windows, which a bzImage gets by default (an x86-64 vmlinux ELF, known by its
+ * per-CPU segment, too). Bases start at the preferred address (LOAD_PHYSICAL_ADDR, the link
+ * base) above the kernel map's start, __START_KERNEL_map on x86-64 or PAGE_OFFSET on i386
+ * (the ELF's virtual minus physical link base). The image must end inside KERNEL_IMAGE_SIZE:
+ * 1 GiB of virtual space on x86-64 with KASLR (arch/x86/include/asm/page_64_types.h), 512 MiB
+ * of physical memory on i386 (page_32_types.h), as Linux's own KASLR keeps it.
+ */
+#define LINUX_X86_64_IMAGE_SIZE 0x40000000ull
+#define LINUX_I386_IMAGE_SIZE 0x20000000ull
+/* Without XLF_CAN_BE_LOADED_ABOVE_4G a 64-bit kernel must stay below 4 GiB (boot.rst). */
+#define BELOW_4G 0x100000000ull
+
 static const char *progname = "kslide-pack";
 
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"Usage: %s [options] -o OUT IN.elf\n"
-		"Turn a relocatable ELF kernel (i386 or x86-64 linked with --emit-relocs, or an\n"
-		"x86-64 static PIE) into a Multiboot image that loads it at a random base on\n"
-		"every boot. On x86-64 the virtual base is drawn independently of the physical one.\n"
+		"Usage: %s [options] -o OUT IN\n"
+		"Turn a relocatable kernel into a Multiboot image that loads it at a random base on\n"
+		"every boot. IN is an ELF (i386 or x86-64 linked with --emit-relocs, an x86-64\n"
+		"static PIE, or Linux's vmlinux) or a Linux bzImage (/boot/vmlinuz-*: boot protocol\n"
+		"2.08 or later, relocatable; its payload is decompressed and its relocation lists\n"
+		"read, and its setup header chooses Linux's windows as the defaults). On x86-64 the\n"
+		"virtual base is drawn independently of the physical one.\n"
 		"\n"
 		"  -o, --output FILE       write the image here (atomically)\n"
-		"      --align N           base alignment, a power of two >= 4K (default 2M)\n"
-		"      --min ADDR          lowest physical base (default 16M)\n"
+		"      --align N           base alignment, a power of two >= 4K (default 2M; a\n"
+		"                          bzImage: its kernel_alignment, and at least its\n"
+		"                          min_alignment)\n"
+		"      --min ADDR          lowest physical base (default 16M; a bzImage: its\n"
+		"                          pref_address)\n"
 		"      --max ADDR          the kernel must end at or below ADDR (default 896M on\n"
-		"                          i386, 64T on x86-64)\n"
+		"                          i386, 64T on x86-64; an i386 bzImage: 512M)\n"
 		"      --virt-align N      x86-64: virtual base alignment (default: --align)\n"
 		"      --virt-range MIN:END  x86-64: the kernel's virtual range must lie in [MIN, END);\n"
 		"                          END 0 means the top of the address space (default\n"
 		"                          0xffffffff80000000:0xffffffffff000000 for -mcmodel=kernel,\n"
-		"                          0xffff880000000000:0xffffff8000000000 for a PIE)\n"
+		"                          0xffff880000000000:0xffffff8000000000 for a PIE, Linux's\n"
+		"                          0xffffffff81000000:0xffffffffc0000000 for Linux)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
 		"      --stats             print relocation table statistics\n"
-		"  -v, --verbose           describe the kernel and the image\n"
+		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
@@ -158,9 +179,34 @@ static void print_stats(const struct packed_image *img)
 	       img->relocs_size, per, img->reloc_count * 4);
 }
 
+static void print_linux(const struct linux_image *li)
+{
+	const struct bzimage_header *h = &li->header;
+	fprintf(stderr,
+		"linux: bzImage, boot protocol %u.%02u, %s payload: %llu bytes of vmlinux and %llu of "
+		"relocation lists\n",
+		h->version >> 8, h->version & 0xff, payload_codec_name(li->codec),
+		(unsigned long long)li->vmlinux_bytes,
+		(unsigned long long)(li->payload_bytes - li->vmlinux_bytes));
+	fprintf(stderr, "linux: relocation lists: %zu 32-bit, %zu inverse 32-bit, %zu 64-bit\n",
+		li->relocs[LINUX_RELOCS_32], li->relocs[LINUX_RELOCS_INVERSE_32],
+		li->relocs[LINUX_RELOCS_64]);
+	fprintf(stderr,
+		"linux: vmlinux spans %llu bytes, init_size %u; kernel_alignment 0x%x, "
+		"min_alignment 0x%llx, pref_address 0x%llx, loadflags 0x%x, xloadflags 0x%x, "
+		"cmdline_size %u, handover_offset 0x%x; setup header %u bytes\n",
+		(unsigned long long)li->vmlinux_mem_size, h->init_size, h->kernel_alignment,
+		h->min_alignment_log2 ? 1ull << h->min_alignment_log2 : 0ull,
+		(unsigned long long)h->pref_address, h->loadflags, h->xloadflags, h->cmdline_size,
+		h->handover_offset, h->size);
+}
+
 static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
 			  const struct pack_options *opt)
 {
+	size_t kinds[RELOC_KIND_LAST + 1] = { 0 };
+	for (size_t i = 0; i < k->fixup_count; i++)
+		kinds[k->fixups[i].kind]++;
 	fprintf(stderr,
 		"kernel: link phys 0x%llx virt 0x%llx, %llu bytes in memory (%llu in file), "
 		"entry +0x%llx\n",
@@ -168,18 +214,37 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 		(unsigned long long)k->mem_size, (unsigned long long)k->file_size,
 		(unsigned long long)k->entry_offset);
 	fprintf(stderr,
-		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone\n",
-		k->fixup_count, k->skipped_pcrel, k->skipped_absolute);
+		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone, %zu "
+		"weak undefined left alone, %zu into the per-CPU segment left alone, %zu in notes\n",
+		k->fixup_count, k->skipped_pcrel, k->skipped_absolute, k->skipped_weak,
+		k->skipped_fixed, k->skipped_notes);
+	fprintf(stderr,
+		"fixups: %zu 32-bit, %zu 32-bit signed, %zu 64-bit, %zu inverse 32-bit\n",
+		kinds[RELOC_ADD32], kinds[RELOC_ADD32S], kinds[RELOC_ADD64], kinds[RELOC_SUB32S]);
 	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
+	if (k->arch == KSLIDE_ARCH_X86_64)
+		fprintf(stderr, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
+				"0x%llx\n",
+			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,
+			(unsigned long long)opt->virt_align);
 }
 
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
-			 const char *in)
+			 const struct linux_image *li, const char *in)
 {
 	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
 		return error(NULL, "--align must be a power of two of at least 4K");
+	uint64_t linux_min = li && li->header.min_alignment_log2
+				     ? 1ull << li->header.min_alignment_log2 : 0;
+	if (opt->align < linux_min ||
+	    (k->arch == KSLIDE_ARCH_X86_64 && opt->virt_align < linux_min))
+		return error(in, "--%s 0x%llx is below the kernel's min_alignment (0x%llx)",
+			     opt->align < linux_min ? "align" : "virt-align",
+			     (unsigned long long)(opt->align < linux_min ? opt->align
+									 : opt->virt_align),
+			     (unsigned long long)linux_min);
 	if (opt->min >= opt->max)
 		return error(NULL, "--min must be below --max");
 	if (k->mem_size > opt->max - opt->min)
@@ -202,18 +267,79 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 	return 0;
 }
 
-/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
-static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k, int max_given,
-			   int range_given)
+/* Which options the command line gave: the others get the kernel's defaults. */
+struct given {
+	bool align, min, max, virt_align, range;
+};
+
+/* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
+static bool has_fixed_segment(const struct kernel_elf *k)
 {
-	if (!max_given)
-		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
-	if (!opt->virt_align)
+	for (size_t i = 0; i < k->segment_count; i++)
+		if (k->segments[i].fixed)
+			return true;
+	return false;
+}
+
+/* Linux's windows (LINUX_*_IMAGE_SIZE above), from its setup header h when there is one. */
+static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct bzimage_header *h, const struct given *g)
+{
+	uint64_t kernel_map = k->link_virt - k->link_phys;
+	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
+	if (!g->align && h)
+		opt->align = h->kernel_alignment;
+	if (!g->min)
+		opt->min = base;
+	if (k->arch == KSLIDE_ARCH_I386) {
+		if (!g->max)
+			opt->max = LINUX_I386_IMAGE_SIZE;
+		return;
+	}
+	if (!g->max && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
+		opt->max = BELOW_4G;
+	if (!g->virt_align)
 		opt->virt_align = opt->align;
-	if (!range_given) {
+	if (!g->range) {
+		opt->virt_min = kernel_map + base;
+		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
+	}
+}
+
+/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
+static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct linux_image *li, const struct given *g)
+{
+	if (!g->align)
+		opt->align = DEFAULT_ALIGN;
+	if (!g->min)
+		opt->min = DEFAULT_MIN;
+	if (!g->max)
+		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
+	if (!g->virt_align)
+		opt->virt_align = opt->align;
+	if (!g->range) {
 		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
 		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
 	}
+	if (li || has_fixed_segment(k))
+		linux_defaults(opt, k, li ? &li->header : NULL, g);
+}
+
+/* Read IN, a bzImage or an ELF, into k (and li for a bzImage). 0, or 1 after a message. */
+static int read_kernel(const char *in, struct kernel_elf *k, struct linux_image *li,
+		       bool *is_linux)
+{
+	size_t len;
+	uint8_t *buf = read_file(in, &len);
+	if (!buf)
+		return error(in, "%s", strerror(errno));
+	char err[512];
+	*is_linux = bzimage_detect(buf, len);
+	int rc = *is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))
+			   : kernel_elf_read(buf, len, k, err, sizeof(err));
+	free(buf);
+	return rc ? error(in, "%s", err) : 0;
 }
 
 int main(int argc, char **argv)
@@ -234,9 +360,10 @@ int main(int argc, char **argv)
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
+	struct pack_options opt = { 0 };
+	struct given given = { 0 };
 	const char *out = NULL;
-	int stats = 0, verbose = 0, max_given = 0, range_given = 0, c;
+	int stats = 0, verbose = 0, c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
 		uint64_t *target = c == OPT_ALIGN ? &opt.align
 				   : c == OPT_MIN ? &opt.min
@@ -251,14 +378,17 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
-			max_given |= c == OPT_MAX;
+			given.align |= c == OPT_ALIGN;
+			given.min |= c == OPT_MIN;
+			given.max |= c == OPT_MAX;
+			given.virt_align |= c == OPT_VIRT_ALIGN;
 			break;
 		case OPT_VIRT_RANGE:
 			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
 				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
 						   "with MIN < END)",
 					     optarg);
-			range_given = 1;
+			given.range = true;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
 		case OPT_STATS: stats = 1; break;
@@ -273,27 +403,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *in = argv[optind];
-	size_t len;
-	uint8_t *buf = read_file(in, &len);
-	if (!buf)
-		return error(in, "%s", strerror(errno));
-	char err[512];
 	struct kernel_elf k;
-	int rc = kernel_elf_read(buf, len, &k, err, sizeof(err));
-	free(buf);
-	if (rc)
-		return error(in, "%s", err);
-	apply_defaults(&opt, &k, max_given, range_given);
+	struct linux_image li;
+	bool is_linux = false;
+	if (read_kernel(in, &k, &li, &is_linux))
+		return 1;
+	apply_defaults(&opt, &k, is_linux ? &li : NULL, &given);
 	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
-	rc = check_options(&opt, &k, in);
+	char err[512];
+	int rc = check_options(&opt, &k, is_linux ? &li : NULL, in);
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, &opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
 	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(out, "%s", err);
 	if (!rc && stats)
 		print_stats(&img);
+	if (!rc && verbose && is_linux)
+		print_linux(&li);
 	if (!rc && verbose)
 		print_verbose(&k, &img, &opt);
 	free(img.bytes);

@@ -321,7 +321,8 @@ SECTIONS {
 	.data 0xC0200000 : AT(0x101000) { *(.data) }
 }' --emit-relocs
 expect_fail "segments with different virtual-to-physical offsets" \
-	"segments have different virtual-to-physical offsets" "$T/offsets.elf"
+	"segments 0 and 1 have different virtual-to-physical offsets (virtual 0xc0100000 at physical 0x100000, virtual 0xc0200000 at physical 0x101000)" \
+	"$T/offsets.elf"
 kernel unaligned "$ASM_GOOD" "$(echo "$LDS_GOOD" | sed 's/0x100000/0x100010/')" --emit-relocs
 expect_fail "unaligned lowest segment" "lowest segment is not page aligned (0x100010)" \
 	"$T/unaligned.elf"

@@ -116,51 +116,142 @@ int reader_add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
 	return 0;
 }
 
-/* Segments: contiguous physical layout, one constant virtual-physical offset, no overlap. */
-static int read_segments(struct reader *r)
+/* Linux's x86-64 per-CPU area (struct kernel_segment): a segment linked at virtual 0. */
+static bool links_at_zero(const struct reader *r, const GElf_Phdr *p)
+{
+	return r->k->arch == KSLIDE_ARCH_X86_64 && p->p_vaddr == 0;
+}
+
+/* The checks every loadable segment must pass: 0, 1 for an empty one (skipped), or -1. */
+static int check_segment(struct reader *r, size_t i, const GElf_Phdr *p)
 {
 	/* ELF32 fields are 32 bits: a segment ending past 4 GiB wraps around. */
 	uint64_t space = r->k->arch == KSLIDE_ARCH_I386 ? 1ull << 32 : 0;
+	/* Before skipping empty segments: copy_segments copies all file-backed ones. */
+	if (p->p_filesz > p->p_memsz)
+		return reader_fail(r, "segment %zu has a file size larger than its memory size", i);
+	if (p->p_memsz == 0)
+		return 1;
+	if (p->p_paddr + p->p_memsz < p->p_paddr || p->p_vaddr + p->p_memsz < p->p_vaddr ||
+	    (space && (p->p_paddr + p->p_memsz > space || p->p_vaddr + p->p_memsz > space)))
+		return reader_fail(r, "segment %zu wraps around the address space", i);
+	return 0;
+}
+
+/* Calls visit for each non-empty PT_LOAD segment after checking it; stops at the first error. */
+static int each_segment(struct reader *r, int (*visit)(struct reader *, size_t, const GElf_Phdr *,
+						       void *),
+			void *ctx)
+{
 	size_t count;
 	if (elf_getphdrnum(r->elf, &count) != 0)
 		return reader_fail(r, "cannot read program headers: %s", elf_errmsg(-1));
-	uint64_t lo = UINT64_MAX, mem_end = 0, file_end = 0, delta = 0;
-	bool any = false;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Phdr p;
 		if (!gelf_getphdr(r->elf, (int)i, &p))
 			return reader_fail(r, "cannot read program header %zu", i);
 		if (p.p_type != PT_LOAD)
 			continue;
-		/* Before skipping empty segments: copy_segments copies all file-backed ones. */
-		if (p.p_filesz > p.p_memsz)
-			return reader_fail(r, "segment %zu has a file size larger than its memory size", i);
-		if (p.p_memsz == 0)
-			continue;
-		if (p.p_paddr + p.p_memsz < p.p_paddr || p.p_vaddr + p.p_memsz < p.p_vaddr ||
-		    (space && (p.p_paddr + p.p_memsz > space || p.p_vaddr + p.p_memsz > space)))
-			return reader_fail(r, "segment %zu wraps around the address space", i);
-		if (any && p.p_vaddr - p.p_paddr != delta)
-			return reader_fail(r, "segments have different virtual-to-physical offsets");
-		delta = p.p_vaddr - p.p_paddr;
-		any = true;
-		lo = p.p_paddr < lo ? p.p_paddr : lo;
-		mem_end = p.p_paddr + p.p_memsz > mem_end ? p.p_paddr + p.p_memsz : mem_end;
-		if (p.p_filesz && p.p_paddr + p.p_filesz > file_end)
-			file_end = p.p_paddr + p.p_filesz;
+		int rc = check_segment(r, i, &p);
+		if (rc == 0)
+			rc = visit(r, i, &p, ctx);
+		if (rc < 0)
+			return -1;
 	}
-	if (!any)
-		return reader_fail(r, "no loadable segments");
-	if (lo % PAGE_SIZE)
-		return reader_fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
-	if (mem_end - lo > KERNEL_MAX_BYTES)
+	return 0;
+}
+
+/* The segments that move: one virtual-to-physical offset, and the physical span they cover. */
+struct moving_span {
+	bool any;
+	size_t first; /* the segment whose offset the others must share */
+	GElf_Phdr first_header;
+	uint64_t lo, mem_end, file_end;
+	size_t loaded; /* non-empty segments, fixed ones too */
+};
+
+static int add_moving(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	struct moving_span *m = ctx;
+	m->loaded++;
+	if (links_at_zero(r, p))
+		return 0;
+	const GElf_Phdr *f = &m->first_header;
+	if (m->any && p->p_vaddr - p->p_paddr != f->p_vaddr - f->p_paddr)
+		return reader_fail(r, "segments %zu and %zu have different virtual-to-physical offsets "
+				      "(virtual 0x%llx at physical 0x%llx, virtual 0x%llx at physical "
+				      "0x%llx); only a per-CPU segment linked at virtual 0 may differ",
+				   m->first, i, (unsigned long long)f->p_vaddr,
+				   (unsigned long long)f->p_paddr, (unsigned long long)p->p_vaddr,
+				   (unsigned long long)p->p_paddr);
+	if (!m->any)
+		m->first = i, m->first_header = *p, m->any = true;
+	m->lo = p->p_paddr < m->lo ? p->p_paddr : m->lo;
+	m->mem_end = p->p_paddr + p->p_memsz > m->mem_end ? p->p_paddr + p->p_memsz : m->mem_end;
+	return 0;
+}
+
+/* A fixed segment must lie inside the moving ones' span: it travels in their payload. */
+static int check_fixed(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	const struct moving_span *m = ctx;
+	if (links_at_zero(r, p) && (p->p_paddr < m->lo || p->p_paddr + p->p_memsz > m->mem_end))
+		return reader_fail(r, "segment %zu is linked at virtual 0 (a per-CPU area) but its "
+				      "physical range [0x%llx, 0x%llx) lies outside the image "
+				      "[0x%llx, 0x%llx)",
+				   i, (unsigned long long)p->p_paddr,
+				   (unsigned long long)(p->p_paddr + p->p_memsz),
+				   (unsigned long long)m->lo, (unsigned long long)m->mem_end);
+	return 0;
+}
+
+static int record_segment(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	struct moving_span *m = ctx;
+	struct kernel_segment *s = &r->k->segments[r->k->segment_count++];
+	(void)i;
+	s->offset = p->p_paddr - m->lo;
+	s->file_size = p->p_filesz;
+	s->mem_size = p->p_memsz;
+	s->vaddr = p->p_vaddr;
+	s->fixed = links_at_zero(r, p);
+	if (p->p_filesz && p->p_paddr + p->p_filesz > m->file_end)
+		m->file_end = p->p_paddr + p->p_filesz;
+	return 0;
+}
+
+/*
+ * Segments: contiguous physical layout, one constant virtual-to-physical offset for all but a
+ * per-CPU segment at virtual 0 inside the image (struct kernel_segment), no overlap.
+ */
+static int read_segments(struct reader *r)
+{
+	struct moving_span m = { .lo = UINT64_MAX };
+	if (each_segment(r, add_moving, &m))
+		return -1;
+	if (!m.any)
+		return reader_fail(r, m.loaded ? "every segment is linked at virtual 0: an x86-64 "
+						 "kernel must be linked in the upper half"
+					       : "no loadable segments");
+	if (each_segment(r, check_fixed, &m))
+		return -1;
+	if (m.lo % PAGE_SIZE)
+		return reader_fail(r, "lowest segment is not page aligned (0x%llx)",
+				   (unsigned long long)m.lo);
+	if (m.mem_end - m.lo > KERNEL_MAX_BYTES)
 		return reader_fail(r, "segments span %llu MiB, more than a kernel may (%u MiB): are "
 				      "they linked far apart?",
-				   (unsigned long long)((mem_end - lo) >> 20), KERNEL_MAX_BYTES >> 20);
-	r->k->link_phys = lo;
-	r->k->link_virt = lo + delta;
-	r->k->mem_size = mem_end - lo;
-	r->k->file_size = file_end > lo ? file_end - lo : 0;
+				   (unsigned long long)((m.mem_end - m.lo) >> 20), KERNEL_MAX_BYTES >> 20);
+	r->k->segments = calloc(m.loaded, sizeof(*r->k->segments));
+	if (!r->k->segments)
+		return reader_fail(r, "out of memory");
+	m.file_end = 0;
+	if (each_segment(r, record_segment, &m))
+		return -1;
+	r->k->link_phys = m.lo;
+	r->k->link_virt = m.lo + (m.first_header.p_vaddr - m.first_header.p_paddr);
+	r->k->mem_size = m.mem_end - m.lo;
+	r->k->file_size = m.file_end > m.lo ? m.file_end - m.lo : 0;
 	return 0;
 }
 
@@ -225,9 +316,26 @@ static int read_entry(struct reader *r)
 
 struct reloc_ctx {
 	Elf_Data *symbols;
-	size_t strtab;
+	Elf_Data *symbol_sections; /* SHT_SYMTAB_SHNDX of the table, or NULL */
+	const bool *fixed_sections; /* by section index: lies in a fixed segment */
+	size_t section_count;
 	const char *section_name;
 	GElf_Shdr target;
+};
+
+/*
+ * What moving the kernel does to the thing a relocation names. Only TARGET_MOVES moves; the
+ * others stay where they were linked: absolute (SHN_ABS) symbols, undefined weak symbols
+ * (address 0) and symbols in a fixed segment (Linux's x86-64 per-CPU variables, whose values
+ * are offsets into each CPU's area).
+ */
+enum target { TARGET_MOVES, TARGET_ABSOLUTE, TARGET_WEAK_UNDEFINED, TARGET_FIXED };
+
+/* A field: its payload offset, where the relocation names it, and whether it moves. */
+struct field {
+	uint64_t where;
+	unsigned long long at; /* offset in its section, for messages */
+	bool fixed;	       /* lies in a fixed segment */
 };
 
 /* A field of width bytes at payload offset where must lie in the file-backed bytes. */
@@ -236,30 +344,74 @@ static bool in_payload(const struct kernel_elf *k, uint64_t where, unsigned widt
 	return k->file_size >= width && where <= k->file_size - width; /* where wraps if below */
 }
 
-/* An absolute field: patched by kind unless it names an SHN_ABS symbol, which must not move. */
-static int absolute_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
-			  unsigned long long at, bool absolute, enum reloc_kind kind,
-			  unsigned width)
+/*
+ * The field linked at vaddr (r_offset: in a linked executable, the field's virtual address),
+ * through the segment holding it. 0, or -1 if no segment does.
+ */
+static int locate_field(struct reader *r, const struct reloc_ctx *c, uint64_t vaddr,
+			unsigned width, struct field *f)
 {
-	if (absolute) {
-		r->k->skipped_absolute++;
-		return 0;
+	f->at = vaddr - c->target.sh_addr;
+	for (size_t i = 0; i < r->k->segment_count; i++) {
+		const struct kernel_segment *s = &r->k->segments[i];
+		uint64_t in = vaddr - s->vaddr;
+		if (in < s->mem_size && s->mem_size - in >= width) {
+			f->where = s->offset + in;
+			f->fixed = s->fixed;
+			return 0;
+		}
 	}
-	if (!in_payload(r->k, where, width))
-		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
-			    at);
-	return reader_add_fixup(r, where, kind);
+	return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
+			   f->at);
 }
 
-static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, unsigned long long at,
-			     bool absolute)
+/* An absolute field: patched by kind unless what it names stays put. */
+static int absolute_field(struct reader *r, const struct reloc_ctx *c, const struct field *f,
+			  enum target target, enum reloc_kind kind, unsigned width)
 {
-	if (absolute)
+	switch (target) {
+	case TARGET_ABSOLUTE: r->k->skipped_absolute++; return 0;
+	case TARGET_WEAK_UNDEFINED: r->k->skipped_weak++; return 0;
+	case TARGET_FIXED: r->k->skipped_fixed++; return 0;
+	case TARGET_MOVES: break;
+	}
+	if (!in_payload(r->k, f->where, width))
+		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx",
+				   c->section_name, f->at);
+	return reader_add_fixup(r, f->where, kind);
+}
+
+/*
+ * A 32-bit PC-relative field (wide: a 64-bit one) holds target - field. Nothing changes when
+ * both move or both stay; a moving field aimed at something that stays put must lose the
+ * slide (RELOC_SUB32S, Linux's "inverse 32-bit" relocations); the other mixes cannot be
+ * relocated.
+ */
+static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, const struct field *f,
+			     enum target target, bool wide)
+{
+	if (target == TARGET_ABSOLUTE && !f->fixed)
 		return reader_fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
-			       "cannot be relocated",
-			    c->section_name, at);
-	r->k->skipped_pcrel++;
-	return 0;
+				      "cannot be relocated",
+				   c->section_name, f->at);
+	bool target_moves = target == TARGET_MOVES;
+	if (target_moves == !f->fixed) {
+		r->k->skipped_pcrel++;
+		return 0;
+	}
+	if (f->fixed)
+		return reader_fail(r, "PC-relative reference from the per-CPU segment at %s+0x%llx to "
+				      "the moving kernel cannot be relocated",
+				   c->section_name, f->at);
+	if (wide)
+		return reader_fail(r, "64-bit PC-relative reference at %s+0x%llx to %s cannot be "
+				      "relocated",
+				   c->section_name, f->at,
+				   target == TARGET_FIXED ? "a per-CPU symbol" : "an undefined weak symbol");
+	if (!in_payload(r->k, f->where, 4))
+		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx",
+				   c->section_name, f->at);
+	return reader_add_fixup(r, f->where, RELOC_SUB32S);
 }
 
 /*
@@ -267,47 +419,88 @@ static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, unsign
  * the bytes decide. An unrelaxed GOT load is refused: the GOT holds absolute addresses that
  * --emit-relocs does not describe.
  */
-static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
-			   unsigned long long at, bool absolute, unsigned type)
+static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, const struct field *f,
+			   enum target target, unsigned type)
 {
 	const char *name = x86_64_type_name(type);
-	if (where < GOTPCRELX_PREFIX || !in_payload(r->k, where, 4))
-		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
-			    at);
-	switch (gotpcrelx_form(r->k->payload, where, type == R_X86_64_REX_GOTPCRELX)) {
+	if (f->where < GOTPCRELX_PREFIX || !in_payload(r->k, f->where, 4))
+		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx",
+				   c->section_name, f->at);
+	switch (gotpcrelx_form(r->k->payload, f->where, type == R_X86_64_REX_GOTPCRELX)) {
 	case GOTPCRELX_PCREL:
-		return pc_relative_field(r, c, at, absolute);
+		return pc_relative_field(r, c, f, target, false);
 	case GOTPCRELX_ABS32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
+		return absolute_field(r, c, f, target, RELOC_ADD32, 4);
 	case GOTPCRELX_ABS32S:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
+		return absolute_field(r, c, f, target, RELOC_ADD32S, 4);
 	case GOTPCRELX_GOT_LOAD:
 		return reader_fail(r, "%s at %s+0x%llx loads from the GOT, which is not relocated: "
-			       "build the kernel with -fno-pic",
-			    name, c->section_name, at);
+				      "build the kernel with -fno-pic",
+				   name, c->section_name, f->at);
 	case GOTPCRELX_UNKNOWN:
 		break;
 	}
 	return reader_fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
-		       "linker made it absolute",
-		    name, c->section_name, at);
+			      "linker made it absolute",
+			   name, c->section_name, f->at);
+}
+
+/* Whether a symbol of section shndx at value lies in a fixed segment (Linux's per-CPU area). */
+static bool in_fixed_segment(const struct reader *r, const struct reloc_ctx *c, size_t shndx,
+			     uint64_t value)
+{
+	if (shndx >= c->section_count || !c->fixed_sections[shndx])
+		return false;
+	/* GNU ld puts __per_cpu_load and __init_begin, ordinary kernel addresses, in the per-CPU
+	 * section too (arch/x86/tools/relocs.c): the value decides. Its end counts as inside. */
+	for (size_t i = 0; i < r->k->segment_count; i++) {
+		const struct kernel_segment *s = &r->k->segments[i];
+		if (s->fixed && value - s->vaddr <= s->mem_size)
+			return true;
+	}
+	return false;
 }
 
 /*
- * The symbol a relocation names: whether it is absolute (SHN_ABS), or an error for a bad
- * index or, unless ignored (an R_*_NONE), an undefined symbol.
+ * Linux's x86-64 linker script computes image addresses from per-CPU symbols
+ * (init_per_cpu__gdt_page = gdt_page + __per_cpu_load), and ld marks the results absolute. In
+ * a kernel with a per-CPU segment, an absolute symbol whose value lies in the image (its end
+ * included) is such an address and moves with the kernel: Linux's relocs.c relocates these by
+ * name (its S_REL list), and refuses to build a kernel whose other absolute references are not
+ * constants (its S_ABS list: CRCs, offsets), none of which lie in the top 2 GiB.
  */
-static int relocation_symbol(struct reader *r, const struct reloc_ctx *c, uint64_t info,
-			     unsigned long long at, bool ignored, bool *absolute)
+static bool image_address_made_absolute(const struct reader *r, uint64_t value)
+{
+	bool per_cpu_segment = false;
+	for (size_t i = 0; i < r->k->segment_count; i++)
+		per_cpu_segment |= r->k->segments[i].fixed;
+	return per_cpu_segment && value - r->k->link_virt <= r->k->mem_size;
+}
+
+/*
+ * What the symbol a relocation names does when the kernel moves, or an error for a bad index
+ * or, unless ignored (an R_*_NONE), an undefined symbol that is not weak.
+ */
+static int relocation_target(struct reader *r, const struct reloc_ctx *c, uint64_t info,
+			     unsigned long long at, bool ignored, enum target *target)
 {
 	GElf_Sym sym;
-	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(info), &sym))
+	GElf_Word extended = 0;
+	size_t index = GELF_R_SYM(info);
+	if (!gelf_getsymshndx(c->symbols, c->symbol_sections, (int)index, &sym, &extended))
 		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx",
 				   c->section_name, at);
-	*absolute = sym.st_shndx == SHN_ABS;
-	if (!ignored && sym.st_shndx == SHN_UNDEF && GELF_R_SYM(info) != 0)
+	size_t shndx = sym.st_shndx == SHN_XINDEX ? extended : sym.st_shndx;
+	*target = TARGET_MOVES;
+	if (sym.st_shndx == SHN_ABS && !image_address_made_absolute(r, sym.st_value))
+		*target = TARGET_ABSOLUTE;
+	else if (sym.st_shndx == SHN_UNDEF && index != 0 && GELF_ST_BIND(sym.st_info) == STB_WEAK)
+		*target = TARGET_WEAK_UNDEFINED;
+	else if (sym.st_shndx == SHN_UNDEF && index != 0 && !ignored)
 		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
 				   at);
+	else if (in_fixed_segment(r, c, shndx, sym.st_value))
+		*target = TARGET_FIXED;
 	return 0;
 }
 
@@ -325,22 +518,38 @@ static int unsupported(struct reader *r, const struct reloc_ctx *c, const char *
 static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
 {
 	unsigned type = GELF_R_TYPE(rel->r_info);
-	/* In a linked executable r_offset is the field's virtual address. */
-	uint64_t where = rel->r_offset - r->k->link_virt;
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	bool absolute;
-	if (relocation_symbol(r, c, rel->r_info, at, type == R_386_NONE, &absolute))
+	enum target target;
+	struct field f;
+	if (relocation_target(r, c, rel->r_info, at, type == R_386_NONE, &target))
 		return -1;
 	if (type == R_386_NONE)
 		return 0;
+	if (type != R_386_32 && type != R_386_PC32 && type != R_386_PLT32)
+		return unsupported(r, c, i386_type_name(type), type, at);
+	if (locate_field(r, c, rel->r_offset, 4, &f))
+		return -1;
+	if (type == R_386_32)
+		return absolute_field(r, c, &f, target, RELOC_ADD32, 4);
+	return pc_relative_field(r, c, &f, target, false);
+}
+
+/* Bytes of the field an x86-64 relocation type patches; 0 for a type not handled here. */
+static unsigned x86_64_width(unsigned type)
+{
 	switch (type) {
-	case R_386_32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
-	case R_386_PC32:
-	case R_386_PLT32:
-		return pc_relative_field(r, c, at, absolute);
+	case R_X86_64_64:
+	case R_X86_64_PC64:
+		return 8;
+	case R_X86_64_32:
+	case R_X86_64_32S:
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+		return 4;
 	}
-	return unsupported(r, c, i386_type_name(type), type, at);
+	return 0;
 }
 
 /*
@@ -350,90 +559,134 @@ static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *
 static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rela *rel)
 {
 	unsigned type = GELF_R_TYPE(rel->r_info);
-	uint64_t where = rel->r_offset - r->k->link_virt;
 	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	bool absolute;
-	if (relocation_symbol(r, c, rel->r_info, at, type == R_X86_64_NONE, &absolute))
+	unsigned width = x86_64_width(type);
+	enum target target;
+	struct field f;
+	if (relocation_target(r, c, rel->r_info, at, type == R_X86_64_NONE, &target))
 		return -1;
 	if (type == R_X86_64_NONE)
 		return 0;
+	if (!width)
+		return unsupported(r, c, x86_64_type_name(type), type, at);
+	if (locate_field(r, c, rel->r_offset, width, &f))
+		return -1;
 	switch (type) {
 	case R_X86_64_64:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD64, 8);
+		return absolute_field(r, c, &f, target, RELOC_ADD64, 8);
 	case R_X86_64_32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
+		return absolute_field(r, c, &f, target, RELOC_ADD32, 4);
 	case R_X86_64_32S:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
+		return absolute_field(r, c, &f, target, RELOC_ADD32S, 4);
 	case R_X86_64_PC32:
 	case R_X86_64_PLT32:
+		return pc_relative_field(r, c, &f, target, false);
 	case R_X86_64_PC64:
-		return pc_relative_field(r, c, at, absolute);
-	case R_X86_64_GOTPCRELX:
-	case R_X86_64_REX_GOTPCRELX:
-		return gotpcrelx_field(r, c, where, at, absolute, type);
+		return pc_relative_field(r, c, &f, target, true);
 	}
-	return unsupported(r, c, x86_64_type_name(type), type, at);
+	return gotpcrelx_field(r, c, &f, target, type);
 }
 
-static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh)
+static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh,
+				   struct reloc_ctx *c)
 {
 	size_t shstrndx;
 	elf_getshdrstrndx(r->elf, &shstrndx);
 	Elf_Scn *target = elf_getscn(r->elf, sh->sh_info);
 	Elf_Scn *symtab = elf_getscn(r->elf, sh->sh_link);
-	struct reloc_ctx c;
 	GElf_Shdr symsh;
-	if (!target || !symtab || !gelf_getshdr(target, &c.target) || !gelf_getshdr(symtab, &symsh))
+	if (!target || !symtab || !gelf_getshdr(target, &c->target) || !gelf_getshdr(symtab, &symsh))
 		return reader_fail(r, "relocation section with a bad target or symbol table");
-	if (!(c.target.sh_flags & SHF_ALLOC))
+	if (!(c->target.sh_flags & SHF_ALLOC))
 		return 0; /* debug information: not loaded, nothing to move */
-	c.section_name = elf_strptr(r->elf, shstrndx, c.target.sh_name);
-	c.section_name = c.section_name ? c.section_name : "?";
-	c.symbols = elf_getdata(symtab, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	/* Notes (Xen's entry points, say) are read from the file by whoever boots it, at their
+	 * link addresses; Linux's relocs.c leaves them alone too. */
+	if (c->target.sh_type == SHT_NOTE) {
+		r->k->skipped_notes += n;
+		return 0;
+	}
+	c->section_name = elf_strptr(r->elf, shstrndx, c->target.sh_name);
+	c->section_name = c->section_name ? c->section_name : "?";
+	c->symbols = elf_getdata(symtab, NULL);
+	c->symbol_sections = NULL;
+	Elf_Scn *x = NULL;
+	while ((x = elf_nextscn(r->elf, x))) {
+		GElf_Shdr xs;
+		if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX && xs.sh_link == sh->sh_link)
+			c->symbol_sections = elf_getdata(x, NULL);
+	}
 	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!c.symbols || !data)
-		return reader_fail(r, "cannot read relocations for %s", c.section_name);
+	if (!c->symbols || !data)
+		return reader_fail(r, "cannot read relocations for %s", c->section_name);
 	bool x86_64 = r->k->arch == KSLIDE_ARCH_X86_64;
 	if (!x86_64 && sh->sh_type == SHT_RELA)
-		return reader_fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
+		return reader_fail(r, "RELA relocations for %s are not supported for i386",
+				   c->section_name);
 	if (x86_64 && sh->sh_type == SHT_REL)
 		return reader_fail(r, "REL relocations for %s are not supported for x86-64",
-			    c.section_name);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+				   c->section_name);
 	for (size_t i = 0; x86_64 && i < n; i++) {
 		GElf_Rela rela;
 		if (!gelf_getrela(data, (int)i, &rela))
-			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
-		if (classify_x86_64(r, &c, &rela))
+			return reader_fail(r, "cannot read relocation %zu for %s", i, c->section_name);
+		if (classify_x86_64(r, c, &rela))
 			return -1;
 	}
 	for (size_t i = 0; !x86_64 && i < n; i++) {
 		GElf_Rel rel;
 		if (!gelf_getrel(data, (int)i, &rel))
-			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
-		if (classify_i386(r, &c, &rel))
+			return reader_fail(r, "cannot read relocation %zu for %s", i, c->section_name);
+		if (classify_i386(r, c, &rel))
 			return -1;
 	}
 	return 0;
 }
 
+/* Which sections lie in a fixed segment, by index (struct reloc_ctx.fixed_sections). */
+static bool *fixed_sections(struct reader *r, size_t *count)
+{
+	if (elf_getshdrnum(r->elf, count) != 0)
+		return NULL;
+	bool *fixed = calloc(*count ? *count : 1, sizeof(*fixed));
+	for (size_t i = 0; fixed && i < *count; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(r->elf, i);
+		if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		for (size_t j = 0; j < r->k->segment_count; j++) {
+			const struct kernel_segment *s = &r->k->segments[j];
+			if (s->fixed && sh.sh_addr - s->vaddr <= s->mem_size &&
+			    sh.sh_size <= s->mem_size - (sh.sh_addr - s->vaddr))
+				fixed[i] = true;
+		}
+	}
+	return fixed;
+}
+
 static int read_relocations(struct reader *r)
 {
+	struct reloc_ctx c = { 0 };
+	bool *fixed = fixed_sections(r, &c.section_count);
+	if (!fixed)
+		return reader_fail(r, "out of memory");
+	c.fixed_sections = fixed;
 	Elf_Scn *scn = NULL;
 	bool any = false;
-	while ((scn = elf_nextscn(r->elf, scn))) {
+	int rc = 0;
+	while (rc == 0 && (scn = elf_nextscn(r->elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
-			return reader_fail(r, "cannot read a section header");
-		if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
-			continue;
-		any = true;
-		if (read_relocation_section(r, scn, &sh))
-			return -1;
+			rc = reader_fail(r, "cannot read a section header");
+		else if (sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) {
+			any = true;
+			rc = read_relocation_section(r, scn, &sh, &c);
+		}
 	}
-	if (!any)
-		return reader_fail(r, "no relocations: link the kernel with --emit-relocs");
-	return 0;
+	free(fixed);
+	if (rc == 0 && !any)
+		rc = reader_fail(r, "no relocations: link the kernel with --emit-relocs");
+	return rc;
 }
 
 /* libelf quietly sees no sections (or fails on a header) when a table is cut off. */
@@ -477,8 +730,9 @@ static int fixup_order(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
-		    size_t err_cap)
+/* The whole reader; relocations only when asked (kernel_elf_read_segments does without). */
+static int read_kernel(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+		       size_t err_cap, bool relocations)
 {
 	memset(out, 0, sizeof(*out));
 	struct reader r = { .k = out, .err = err, .err_cap = err_cap };
@@ -506,7 +760,8 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);
 		rc = rc ? rc : read_entry(&r);
-		rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : read_relocations(&r);
+		if (relocations)
+			rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : read_relocations(&r);
 	}
 	if (r.elf)
 		elf_end(r.elf);
@@ -517,10 +772,58 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 	return rc;
 }
 
+int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+		    size_t err_cap)
+{
+	return read_kernel(buf, len, out, err, err_cap, true);
+}
+
+int kernel_elf_read_segments(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+			     size_t err_cap)
+{
+	return read_kernel(buf, len, out, err, err_cap, false);
+}
+
+static uint64_t furthest(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+uint64_t kernel_elf_file_extent(const uint8_t *buf, size_t len)
+{
+	if (len < SELFMAG || memcmp(buf, ELFMAG, SELFMAG) != 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_memory((char *)buf, len);
+	GElf_Ehdr eh;
+	size_t phnum, shnum;
+	uint64_t end = 0;
+	if (elf && gelf_getehdr(elf, &eh) && elf_getphdrnum(elf, &phnum) == 0 &&
+	    elf_getshdrnum(elf, &shnum) == 0) {
+		end = furthest(eh.e_ehsize, eh.e_phoff + (uint64_t)phnum * eh.e_phentsize);
+		end = furthest(end, eh.e_shoff + (uint64_t)shnum * eh.e_shentsize);
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+		while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh))
+			if (sh.sh_type != SHT_NOBITS)
+				end = furthest(end, sh.sh_offset + sh.sh_size);
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr p;
+			if (gelf_getphdr(elf, (int)i, &p))
+				end = furthest(end, p.p_offset + p.p_filesz);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	return end;
+}
+
 void kernel_elf_free(struct kernel_elf *k)
 {
 	free(k->payload);
 	free(k->fixups);
+	free(k->segments);
 	k->payload = NULL;
 	k->fixups = NULL;
+	k->segments = NULL;
 }

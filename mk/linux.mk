@@ -47,3 +47,14 @@ $(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(LINUX_PACK_OBJS)
 linux-dbg-check: linux-dbg $(LINUX_SAME_FIXUPS)
 	$(Q)for f in $(LINUX_FLAVOURS); do echo "$$f:"; $(LINUX_SAME_FIXUPS) \
 		$(LINUX_CACHE)/$$f/vmlinuz $(LINUX_CACHE)/$$f/vmlinux || exit 1; done
+
+# The relocation oracle on Linux's x86-64 layout (tests/oracle/x86_64/percpu.S): the linker's
+# second link judges the per-CPU rules, RELOC_SUB32S and undefined weak symbols.
+X86_64_PERCPU_ELFS := $(X86_64_ORACLE)/percpu.elf $(X86_64_ORACLE)/percpu-up.elf
+$(X86_64_ORACLE)/percpu-up.elf: X86_64_BASES = $(X86_64_UP)
+$(X86_64_PERCPU_ELFS): $(X86_64_ORACLE)/%.elf: $(X86_64_ORACLE)/obj/percpu.o \
+		tests/oracle/x86_64/percpu.ld
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T tests/oracle/x86_64/percpu.ld -o $@ $<
+X86_64_ORACLE_PAIRS += percpu.elf:percpu-up.elf
+oracle: $(X86_64_PERCPU_ELFS)

@@ -2,9 +2,11 @@
  * kslide-pack: turn a relocatable ELF kernel, or a Linux bzImage, into a self-randomizing
  * Multiboot image. See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
  */
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +338,12 @@ static int read_kernel(const char *in, struct kernel_elf *k, struct linux_image 
 		return error(in, "%s", strerror(errno));
 	char err[512];
 	*is_linux = bzimage_detect(buf, len);
+	bool elf = len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+	if (!elf && !*is_linux) {
+		free(buf);
+		return error(in, "not an ELF file or a Linux bzImage (no ELF magic, no boot flag "
+				 "0xAA55 and \"HdrS\" at 0x202)");
+	}
 	int rc = *is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))
 			   : kernel_elf_read(buf, len, k, err, sizeof(err));
 	free(buf);

@@ -278,6 +278,11 @@ if "$PACK" -v -o "$out" "$T/percpu.elf" >"$T/stdout" 2>"$T/stderr" &&
 else
 	not_ok "a per-CPU segment at virtual 0" "failed or miscounted its relocations"
 fi
+# An inverse field loses the slide: the lowest virtual base gives it its highest value. Here
+# 32 MiB below the link base, past what the int32 from _start to pcpu_var can lose.
+expect_fail "an inverse 32-bit field the virtual window overflows" \
+	"a 32-bit PC-relative (inverse) field at offset 0x2 would overflow" \
+	--virt-range 0xffffffff7f000000:0xffffffff81010000 "$T/percpu.elf"
 kernel64 percpufar "$ASM_PERCPU" "$(lds_percpu 0x9000000)" --emit-relocs
 expect_fail "a per-CPU segment loaded outside the image" \
 	"segment 1 is linked at virtual 0 (a per-CPU area) but its physical range [0x9000000, 0x9000010) lies outside the image [0x1000000, " \

@@ -13,6 +13,7 @@ _start:
 	addl	%eax, pcpu_counter + 4(%rip)	/* the same, with an addend */
 	movq	$pcpu_counter, %rbx		/* R_X86_64_32S to a per-CPU offset: stays */
 	movq	$table, %rcx			/* R_X86_64_32S to the kernel: moves */
+	movq	$__per_cpu_load, %rsi		/* a kernel address ld puts in the per-CPU section */
 	movq	$missing, %rdx			/* an undefined weak symbol: stays 0 */
 	call	missing_fn			/* a call to one: keeps aiming at 0 */
 1:	hlt

@@ -62,3 +62,6 @@ oracle: $(X86_64_PERCPU_ELFS)
 # The setup header and the lists' splitting are pure, so host unit tests link them.
 $(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o
 $(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o
+
+# make check's Linux stages need the kernels (fetched once) and the initramfs.
+check: $(LINUX_KERNELS) $(LINUX_INITRAMFS)

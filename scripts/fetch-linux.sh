@@ -45,6 +45,7 @@ download() {
 	mkdir -p "$2" && rm -f "$2"/*.deb
 	if ! (cd "$2" && apt-get download -q "$1" >download.log 2>&1); then
 		sed 's/^/fetch-linux:   /' "$2/download.log" >&2
+		rm -rf "$2"
 		fail "cannot download $1 and there is no cached copy under $cache (is the Debian archive reachable? try apt-get update)"
 	fi
 	ls "$2"/*.deb

@@ -2,7 +2,8 @@
 # Linux's own KASLR, measured: boot a stock bzImage N times through QEMU's Linux loader with
 # the tests' initramfs (tests/linux/init.c) and record where each boot put the kernel. Appends
 # one line per boot to OUT ("VIRT PHYS_FIRST PHYS_LAST", hex, or "fail N" with the boot
-# number), so an interrupted run can be continued; prints the distinct bases at the end.
+# number, its serial log kept as OUT.bootN.log), so an interrupted run can be continued;
+# prints the distinct bases at the end.
 #
 # usage: own-kaslr.sh [-n BOOTS] [-m MEM] [-c CPU] [-t SECS] -a i386|x86_64 BZIMAGE INITRAMFS OUT
 set -u
@@ -42,7 +43,8 @@ while [ "$i" -lt "$boots" ]; do
 		echo "$line" >>"$out"
 	else
 		echo "fail $i" >>"$out"
-		echo "own-kaslr: boot $i did not report; its log:" >&2
+		cp "$log" "$out.boot$i.log"
+		echo "own-kaslr: boot $i did not report; its log is $out.boot$i.log, ending:" >&2
 		tail -n 5 "$log" | sed 's/^/own-kaslr:   /' >&2
 	fi
 done

@@ -289,8 +289,8 @@ $(X86_64)/obj/kernel/user_programs.o $(X86_64)/pie-obj/kernel/user_programs.o: \
 #### host tools ####
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
 PACK_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-pack.o tools/pack/kernel_elf.o \
-	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o \
-	tools/pack/stubs.o)
+	tools/pack/emit_relocs.o tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o \
+	tools/pack/image_writer.o tools/pack/stubs.o)
 
 $(BUILD)/tool/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -326,7 +326,8 @@ ORACLE_I386_ELFS := $(BUILD)/i386/kernel-at-22m.elf $(BUILD)/i386/kernel-at-0x12
 $(BUILD)/i386/kernel-at-22m.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1600000
 $(BUILD)/i386/kernel-at-0x1234000.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1234000
 ORACLE_OBJS := $(addprefix $(BUILD)/tool/, tests/oracle/reloc_oracle.o tools/pack/kernel_elf.o \
-	tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o tools/pack/image_writer.o)
+	tools/pack/emit_relocs.o tools/pack/dynamic_relocs.o tools/pack/gotpcrelx.o \
+	tools/pack/image_writer.o)
 
 $(BUILD)/bin/reloc-oracle: $(ORACLE_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
@@ -454,7 +455,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
-FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/dynamic_relocs.c tools/pack/gotpcrelx.c \
+FUZZ_SRCS_elf := tools/pack/kernel_elf.c tools/pack/emit_relocs.c tools/pack/dynamic_relocs.c \
+	tools/pack/gotpcrelx.c \
 	tools/pack/image_writer.c \
 	$(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
@@ -463,7 +465,8 @@ FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
-FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/image_writer.c \
+FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) tools/pack/kernel_elf.c tools/pack/emit_relocs.c \
+	tools/pack/image_writer.c \
 	tools/pack/gotpcrelx.c tools/pack/dynamic_relocs.c \
 	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h)
 

@@ -39,7 +39,8 @@ $(BUILD)/bin/kslide-pack: TOOL_LIBS += $(LINUX_PACK_LIBS)
 # same_fixups.c): Linux's own lists judge the ELF classifier. Needs make linux-dbg's download.
 LINUX_SAME_FIXUPS := $(BUILD)/bin/linux-same-fixups
 $(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(LINUX_PACK_OBJS) \
-		$(addprefix $(BUILD)/tool/tools/pack/, kernel_elf.o dynamic_relocs.o gotpcrelx.o) \
+		$(addprefix $(BUILD)/tool/tools/pack/, kernel_elf.o emit_relocs.o dynamic_relocs.o \
+		gotpcrelx.o) \
 		$(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) $(LINUX_PACK_LIBS) -o $@

@@ -12,9 +12,10 @@
 #include "include/kslide/image.h"
 #include "tools/pack/linux_image.h"
 
-/* A decompressed payload larger than this is no kernel: 1 GiB of vmlinux (as
- * tools/pack/kernel_elf.c allows) and its lists. */
-#define PAYLOAD_MAX_BYTES (1ull << 31)
+/* A decompressed payload larger than this is no kernel: kernel_elf.c allows a kernel to span
+ * 1 GiB, and Debian's vmlinux and lists are 16 to 53 MB. Bounds what a size trailer can make
+ * kslide-pack allocate. */
+#define PAYLOAD_MAX_BYTES (1ull << 30)
 
 static int fail(char *err, size_t cap, const char *fmt, ...)
 {

@@ -29,6 +29,10 @@ struct phys_reader {
 };
 
 struct boot_env {
+	/* As the loader left them in EAX and EBX, for a handoff that passes them on. */
+	uint32_t loader_magic;
+	uint32_t loader_info;
+
 	struct kslide_mem_entry map[BOOTENV_MAP_MAX];
 	uint32_t map_count;
 	uint32_t map_dropped; /* entries beyond BOOTENV_MAP_MAX */
@@ -49,6 +53,11 @@ struct boot_env {
 	uint64_t efi_system_table;
 	uint32_t efi_bits; /* 32 or 64; 0 without UEFI */
 	bool efi_boot_services;
+
+	/* The loader's copy of the ACPI RSDP (Multiboot 2: the new-RSDP tag, else the old one):
+	 * its physical address and length; 0, 0 when the loader gave none. */
+	uint64_t acpi_rsdp_copy;
+	uint32_t acpi_rsdp_size;
 
 	const char *why; /* after a parse error: what was wrong, for the console; or NULL */
 };

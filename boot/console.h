@@ -1,4 +1,4 @@
-/* The stub's console: serial output with a "kslide: " voice. */
+/* The stub's console: serial output (COM1). Callers start each line with "kslide: ". */
 #ifndef KSLIDE_BOOT_CONSOLE_H
 #define KSLIDE_BOOT_CONSOLE_H
 

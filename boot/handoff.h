@@ -1,32 +1,84 @@
 /*
- * The arch's half of the move: make the chosen physical range writable before the copy, and
- * say where to jump afterwards. i386 runs with paging off and enters the kernel at its
- * physical address; x86-64 builds page tables that map the kernel's virtual range and enters
- * it there.
+ * The ways out: how the stub enters the kernel. One entry per protocol (boot/handoff_*.c),
+ * chosen by the image header's `handoff` field (KSLIDE_HANDOFF_*, kslide-pack --handoff NAME).
+ * A handoff runs after the kernel has been moved and relocated; it builds whatever structure
+ * its protocol hands over and decides, in C, every register the kernel is entered with. The
+ * entry code (boot/<arch>/entry.S) only loads struct entry_regs and jumps.
  */
 #ifndef KSLIDE_BOOT_HANDOFF_H
 #define KSLIDE_BOOT_HANDOFF_H
 
+/* Offsets of struct entry_regs, for the entry code. */
+#define ENTRY_REGS_ENTRY 0
+#define ENTRY_REGS_EAX 8
+#define ENTRY_REGS_EBX 12
+#define ENTRY_REGS_ECX 16
+#define ENTRY_REGS_EDX 20
+#define ENTRY_REGS_ESI 24
+#define ENTRY_REGS_EDI 28
+#define ENTRY_REGS_EBP 32
+
+#ifdef __ASSEMBLER__
+/*
+ * Load the struct entry_regs that ptr (%esi on i386, %rsi on x86-64) points to into the
+ * registers, ESI last since it holds the pointer; the entry address is the caller's to push.
+ */
+.macro LOAD_ENTRY_REGS ptr
+	movl ENTRY_REGS_EAX(\ptr), %eax
+	movl ENTRY_REGS_EBX(\ptr), %ebx
+	movl ENTRY_REGS_ECX(\ptr), %ecx
+	movl ENTRY_REGS_EDX(\ptr), %edx
+	movl ENTRY_REGS_EDI(\ptr), %edi
+	movl ENTRY_REGS_EBP(\ptr), %ebp
+	movl ENTRY_REGS_ESI(\ptr), %esi
+.endm
+#else
+#include <stddef.h>
 #include <stdint.h>
 
-struct handoff {
-	uint64_t phys; /* the kernel's new physical base */
-	uint64_t virt; /* ... and virtual base */
-	uint64_t size; /* bytes in memory */
-	uint64_t tables_start; /* out: physical range of page tables the kernel must keep */
-	uint64_t tables_end;
-};
+#include "boot/bootenv.h"
+#include "boot/mapping.h"
+#include "include/kslide/bootinfo.h"
+#include "include/kslide/image.h"
 
 /*
- * Lends the arch code free memory: size bytes, 4 KiB aligned, below 4 GiB, touching neither
- * the kernel's new range nor anything the boot loader handed over. KS_OK or KS_ENOENT.
+ * The machine state at the jump, besides what the stub's mode gives (i386: 32-bit protected
+ * mode, paging off; x86-64: long mode on the tables of boot/x86_64/mapping.c; both: interrupts
+ * off, flat segments of the stub's GDT, code 0x10, data 0x18). On x86-64 the 32-bit values
+ * are zero-extended into RAX... RBP.
  */
-typedef int (*scratch_finder)(uint64_t size, uint64_t *addr);
+struct entry_regs {
+	uint64_t entry; /* the address jumped to */
+	uint32_t eax, ebx, ecx, edx, esi, edi, ebp;
+};
 
-/* Make [phys, phys + size) writable through the pointer (uintptr_t)phys. KS_OK or an error. */
-int handoff_prepare(struct handoff *h, scratch_finder find_scratch);
+_Static_assert(offsetof(struct entry_regs, eax) == ENTRY_REGS_EAX, "entry.S offsets");
+_Static_assert(offsetof(struct entry_regs, ebp) == ENTRY_REGS_EBP, "entry.S offsets");
 
-/* The address to jump to for an entry point entry_offset bytes into the image. */
-uintptr_t handoff_entry(const struct handoff *h, uint64_t entry_offset);
+/* What a handoff may use. */
+struct handoff_context {
+	const struct kslide_image_header *image;
+	const uint8_t *data;    /* the image's handoff data, image->handoff_data_size bytes */
+	struct boot_env *env;   /* what the loader said, with its raw magic and info address */
+	struct kslide_bootinfo *bootinfo; /* what the stub did: bases, slots, entropy, seed */
+	const struct kernel_mapping *mapping;
+	memory_lender lend;     /* memory for the structures the handoff builds */
+	const char *why;        /* out, on error: what went wrong, for the console */
+};
 
+struct kernel_handoff {
+	const char *name; /* as kslide-pack --handoff spells it */
+	uint32_t id;      /* KSLIDE_HANDOFF_* */
+	/* Build the protocol's structures and the registers. KS_OK, or an error with ctx->why. */
+	int (*enter)(struct handoff_context *ctx, struct entry_regs *regs);
+};
+
+extern const struct kernel_handoff handoff_kslide;
+extern const struct kernel_handoff handoff_multiboot;
+extern const struct kernel_handoff handoff_linux;
+
+/* The handoff an image names (boot/protocols.c), or NULL. */
+const struct kernel_handoff *kernel_handoff_for(uint32_t id);
+
+#endif /* __ASSEMBLER__ */
 #endif

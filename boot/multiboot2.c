@@ -21,6 +21,8 @@
 #define TAG_MMAP 6
 #define TAG_EFI32 11
 #define TAG_EFI64 12
+#define TAG_ACPI_OLD 14 /* a copy of the ACPI 1.0 RSDP */
+#define TAG_ACPI_NEW 15 /* a copy of the ACPI 2.0+ RSDP (the XSDP) */
 #define TAG_EFI_MMAP 17
 #define TAG_EFI_BS 18 /* "EFI boot services not terminated" */
 
@@ -52,7 +54,7 @@
 
 /* Offsets of the first tag of each kind read after the walk; 0 when absent. */
 struct tags {
-	uint32_t cmdline, loader_name, meminfo, mmap, efi_mmap;
+	uint32_t cmdline, loader_name, meminfo, mmap, efi_mmap, acpi_old, acpi_new;
 };
 
 static uint32_t get32(const uint8_t *p)
@@ -149,6 +151,12 @@ static int note_tag(const uint8_t *tag, uint32_t off, uint64_t tag_phys, struct 
 		break;
 	case TAG_EFI_MMAP:
 		first = &t->efi_mmap;
+		break;
+	case TAG_ACPI_OLD:
+		first = &t->acpi_old;
+		break;
+	case TAG_ACPI_NEW:
+		first = &t->acpi_new;
 		break;
 	}
 	if (first && !*first)
@@ -318,6 +326,11 @@ int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 		rc = parse_strings(info, info_addr, &t, env);
 	if (rc == KS_OK)
 		rc = parse_map(info, &t, env);
+	uint32_t acpi = t.acpi_new ? t.acpi_new : t.acpi_old;
+	if (acpi) { /* the RSDP copy is the tag's payload; the walk checked its size */
+		env->acpi_rsdp_copy = (uint64_t)info_addr + acpi + TAG_HEADER;
+		env->acpi_rsdp_size = get32(info + acpi + 4) - TAG_HEADER;
+	}
 	if (rc == KS_ENOSPC && !env->why)
 		env->why = "too many ranges to avoid";
 	return rc;

@@ -13,7 +13,8 @@
  * everything the loader handed over (the whole structure, which holds every string and map,
  * and every module) as ranges to avoid. The memory map comes from the EFI memory map tag when
  * there is one (usable = EfiConventionalMemory only), else from the mmap tag, else from basic
- * meminfo. Unknown tags are skipped. Returns KS_OK, KS_EFORMAT for unreadable or malformed data,
+ * meminfo. The loader's copy of the ACPI RSDP (the new-RSDP tag, else the old) is noted.
+ * Unknown tags are skipped. Returns KS_OK, KS_EFORMAT for unreadable or malformed data,
  * or KS_ENOSPC for more modules than BOOTENV_MODULES_MAX; on failure env->why says what was
  * wrong.
  */

@@ -1,8 +1,9 @@
 /*
  * The stub's policy: check the image, learn the machine from the boot loader, gather entropy,
- * pick a base uniformly among every slot, move the kernel there, relocate it and describe
- * the result in boot_info. On x86-64 the virtual base is a second, independent draw over the
- * window the image declares (virt_min..virt_max); on i386 it follows the physical base.
+ * pick a base uniformly among every slot, move the kernel there, relocate it, describe the
+ * result in boot_info and enter the kernel the way its handoff says. On x86-64 the virtual
+ * base is a second, independent draw over the window the image declares (virt_min..virt_max);
+ * on i386 it follows the physical base.
  *
  *   0        1 MiB                     16 MiB (phys_min)                    phys_max
  *   |  BIOS  | stub | payload | relocs |......... slots, each `align` apart .........|
@@ -10,6 +11,9 @@
  *
  * Memory the loader handed over (info structure, memory map, command line, modules) and the
  * whole packed image are avoided, so the copy never overwrites its own source.
+ *
+ * The ways in and out are tables (boot/protocols.c): the loader is chosen by the magic the
+ * entry code was given, the handoff by the image header; this file only chooses among them.
  *
  * Two levels of failure, as in Linux: warn() and carry on without randomization when that is
  * still safe, error() and refuse to start the kernel when an invariant is broken.
@@ -22,8 +26,8 @@
 #include "boot/bootenv.h"
 #include "boot/console.h"
 #include "boot/handoff.h"
-#include "boot/multiboot1.h"
-#include "boot/multiboot2.h"
+#include "boot/loader.h"
+#include "boot/mapping.h"
 #include "boot/random_dump.h"
 #include "boot/stub.h"
 #include "include/kslide/image.h"
@@ -35,9 +39,8 @@
 #include "lib/pool.h"
 #include "lib/reloc.h"
 #include "lib/slots.h"
+#include "lib/string.h"
 #include "lib/uniform.h"
-
-size_t strlen(const char *s);
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
 #define OPTION_MAX 64
@@ -54,13 +57,11 @@ __attribute__((section(".kslide_header"), used)) struct kslide_image_header imag
 };
 
 extern uint8_t _image_start[];
-extern const uint32_t multiboot_header[];
-#define MB_HEADER_LOAD_ADDR 4 /* words of the Multiboot a.out-kludge header */
-#define MB_HEADER_LOAD_END 5
 
 struct kslide_bootinfo boot_info;
 
 static struct boot_env env;
+static struct entry_regs entry_regs;
 static struct mem_range usable[BOOTENV_MAP_MAX];
 /* Everything the loader handed over, then every map entry that is not usable RAM. */
 static struct mem_range avoided[BOOTENV_AVOID_MAX + BOOTENV_MAP_MAX];
@@ -71,10 +72,10 @@ struct virt_choice {
 	uint64_t slots; /* 0 when the virtual base was not drawn */
 };
 
-static uintptr_t error(const char *what, const char *detail)
+static const struct entry_regs *error(const char *what, const char *detail)
 {
 	console_print("kslide: error: %s: %s; not starting the kernel\n", what, detail);
-	return 0;
+	return NULL;
 }
 
 static void warn(const char *what)
@@ -194,48 +195,55 @@ static bool link_base_is_free(void)
 {
 	struct slot_map map;
 	uint64_t link = image_header.link_phys_base;
-	uint64_t size = image_header.payload_mem_size;
+	uint64_t size = image_header.memory_size;
 	return build_slots(&map, size, IMAGE_MIN_ALIGN, link, link + size - 1) == KS_OK &&
 	       map.total == 1;
 }
 
-#define SCRATCH_MIN 0x100000ull /* below 1 MiB lie the BIOS's areas */
+#define LOAN_MIN 0x100000ull /* below 1 MiB lie the BIOS's areas */
 
-/* Lent to the arch's handoff: the lowest free stretch below 4 GiB (boot/handoff.h). */
-static int find_scratch(uint64_t size, uint64_t *addr)
+/*
+ * Lends memory to the arch's mapping and to handoffs (boot/mapping.h): the lowest free stretch
+ * below 4 GiB, avoided from then on, so later loans and the kernel never land on it.
+ */
+static int lend_memory(uint64_t size, uint64_t *addr)
 {
 	struct slot_map map;
-	int rc = build_slots(&map, size, IMAGE_MIN_ALIGN, SCRATCH_MIN, ADDRESS_SPACE_END - 1);
+	int rc = build_slots(&map, size, IMAGE_MIN_ALIGN, LOAN_MIN, ADDRESS_SPACE_END - 1);
 	if (rc == KS_OK && map.total == 0)
 		rc = KS_ENOENT;
-	return rc == KS_OK ? slot_map_address(&map, 0, addr) : rc;
+	if (rc == KS_OK)
+		rc = slot_map_address(&map, 0, addr);
+	return rc == KS_OK ? bootenv_avoid(&env, *addr, size) : rc;
 }
 
 /*
  * Map, copy, clear bss, apply the fixups. Absolute addresses in the image are virtual ones, so
  * they move by the virtual slide (on i386 the same as the physical one).
  */
-static uintptr_t move_and_relocate(struct kslide_bootinfo *bi)
+static int move_and_relocate(struct kslide_bootinfo *bi, struct kernel_mapping *mapping)
 {
 	const struct kslide_image_header *h = &image_header;
-	struct handoff handoff = {
-		.phys = bi->phys_base, .virt = bi->virt_base, .size = bi->image_size
+	*mapping = (struct kernel_mapping){
+		.phys = bi->phys_base, .virt = bi->virt_base, .size = h->memory_size
 	};
-	/* The kernel's new home must not be lent out as scratch. */
-	int rc = bootenv_avoid(&env, bi->phys_base, bi->image_size);
+	/* The kernel's new home must not be lent out. */
+	int rc = bootenv_avoid(&env, bi->phys_base, h->memory_size);
 	if (rc == KS_OK)
-		rc = handoff_prepare(&handoff, find_scratch);
-	if (rc != KS_OK)
-		return error("cannot map the kernel", ks_strerror(rc));
-	bi->handoff_start = handoff.tables_start;
-	bi->handoff_end = handoff.tables_end;
+		rc = mapping_prepare(mapping, lend_memory);
+	if (rc != KS_OK) {
+		error("cannot map the kernel", ks_strerror(rc));
+		return rc;
+	}
+	bi->handoff_start = mapping->tables_start;
+	bi->handoff_end = mapping->tables_end;
 	/* One pass: each block is patched while the copy still has it in cache. */
 	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, _image_start + h->payload_offset,
 			h->payload_file_size, h->payload_mem_size, _image_start + h->relocs_offset,
 			h->relocs_size, (int64_t)kslide_virt_slide(bi));
 	if (rc != KS_OK)
-		return error("relocation table rejected", ks_strerror(rc));
-	return handoff_entry(&handoff, h->entry_offset);
+		error("relocation table rejected", ks_strerror(rc));
+	return rc;
 }
 
 static size_t append(char *out, size_t n, size_t cap, const char *text)
@@ -289,6 +297,10 @@ static void fill_boot_info(uint64_t base, uint64_t slots, const struct virt_choi
 	bi->module_count = env.module_count;
 	bi->bootinfo_start = (uintptr_t)_image_start;
 	bi->bootinfo_end = (uintptr_t)_image_start + h->image_file_size;
+	bi->efi_system_table = env.efi_system_table;
+	bi->efi_bits = env.efi_bits;
+	if (env.efi_boot_services)
+		bi->flags |= KSLIDE_BOOT_EFI_BOOT_SERVICES;
 }
 
 static void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *report)
@@ -359,22 +371,44 @@ static int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct vi
 	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);
 }
 
-uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
+static const struct kernel_handoff *reject_image(const char *why)
+{
+	error("image rejected", why);
+	return NULL;
+}
+
+/* Check the image as this loader loaded it; returns the handoff it names. */
+static const struct kernel_handoff *check_image(const struct boot_loader *loader)
 {
 	const char *why;
-	console_init();
-	uint64_t loaded = multiboot_header[MB_HEADER_LOAD_END] - multiboot_header[MB_HEADER_LOAD_ADDR];
-	if (image_verify(_image_start, loaded, &image_header, &why) != KS_OK)
-		return error("image rejected", why);
+	if (image_header.version != KSLIDE_IMAGE_VERSION) {
+		console_print("kslide: error: image rejected: image format version %u, this stub reads "
+			      "version %u; not starting the kernel\n",
+			      (unsigned)image_header.version, (unsigned)KSLIDE_IMAGE_VERSION);
+		return NULL;
+	}
+	if (image_verify(_image_start, loader->loaded_size(), &image_header, &why) != KS_OK)
+		return reject_image(why);
 	if (image_header.arch != STUB_ARCH)
-		return error("image rejected", "built for another architecture than this stub");
-	int rc;
-	if (loader_magic == MULTIBOOT2_BOOTLOADER_MAGIC)
-		rc = multiboot2_parse(&physical_memory, loader_info, &env);
-	else if (loader_magic == MULTIBOOT1_BOOTLOADER_MAGIC)
-		rc = multiboot1_parse(&physical_memory, loader_info, &env);
-	else
+		return reject_image("built for another architecture than this stub");
+	const struct kernel_handoff *handoff = kernel_handoff_for(image_header.handoff);
+	if (!handoff)
+		return reject_image("it names a handoff this stub does not know");
+	return handoff;
+}
+
+const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
+{
+	console_init();
+	const struct boot_loader *loader = boot_loader_for(loader_magic);
+	if (!loader)
 		return error("boot loader", "not started by a Multiboot loader");
+	const struct kernel_handoff *handoff = check_image(loader);
+	if (!handoff)
+		return NULL;
+	int rc = loader->parse(&physical_memory, loader_info, &env);
+	env.loader_magic = loader_magic;
+	env.loader_info = loader_info;
 	if (rc == KS_OK)
 		rc = bootenv_avoid(&env, (uintptr_t)_image_start, image_header.image_file_size);
 	if (rc != KS_OK)
@@ -390,7 +424,7 @@ uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 	gather_entropy(&rng, &report);
 
 	struct slot_map map;
-	rc = build_slots(&map, image_header.payload_mem_size, image_header.align,
+	rc = build_slots(&map, image_header.memory_size, image_header.align,
 			 image_header.phys_min, image_header.phys_max);
 	if (rc != KS_OK)
 		return error("slot search failed", ks_strerror(rc));
@@ -410,8 +444,19 @@ uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
 	fill_boot_info(base, map.total, &virt, flags, &report, &rng);
 	random_dump(env.cmdline, cmdline_length(), &rng);
-	uintptr_t entry = move_and_relocate(&boot_info);
-	if (entry)
-		report_line(&boot_info, &report);
-	return entry;
+	struct kernel_mapping mapping;
+	if (move_and_relocate(&boot_info, &mapping) != KS_OK)
+		return NULL;
+	struct handoff_context ctx = {
+		.image = &image_header,
+		.data = _image_start + image_header.handoff_data_offset,
+		.env = &env,
+		.bootinfo = &boot_info,
+		.mapping = &mapping,
+		.lend = lend_memory,
+	};
+	if (handoff->enter(&ctx, &entry_regs) != KS_OK)
+		return error(handoff->name, ctx.why ? ctx.why : "cannot enter the kernel");
+	report_line(&boot_info, &report);
+	return &entry_regs;
 }

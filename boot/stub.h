@@ -4,16 +4,18 @@
 
 #include <stdint.h>
 
+#include "boot/handoff.h"
 #include "include/kslide/bootinfo.h"
 
-/* Filled by stub_main; the entry code hands its address to the kernel in EBX. */
+/* What the stub did, filled by stub_main; handoffs pass it on (boot/handoff_kslide.c). */
 extern struct kslide_bootinfo boot_info;
 
 /*
- * Choose the kernel's base, move and relocate it, fill boot_info. Returns the address to
- * enter the kernel at (physical on i386, virtual on x86-64: boot/handoff.h), or 0 when it
- * must not run (the reason has been printed).
+ * Called once by the entry code with the loader's EAX and EBX: choose the kernel's base, move
+ * and relocate it, fill boot_info, and let the image's handoff decide the kernel's registers.
+ * Returns them for the entry code to load and jump with, or NULL when the kernel must not run
+ * (the reason has been printed).
  */
-uintptr_t stub_main(uint32_t loader_magic, uint32_t loader_info);
+const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info);
 
 #endif

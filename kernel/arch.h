@@ -1,6 +1,8 @@
 /*
- * What the arch-neutral kernel (kernel/ C files) needs from each architecture (kernel/i386/,
- * kernel/x86_64/). docs/security.md lists the same contract in prose.
+ * What the policy code (kernel/proc.c, syscall.c, leak_test.c, ...) needs from the CPU side:
+ * the descriptor tables (kernel/cpu_tables.c), address spaces (kernel/space.c) and traps
+ * (kernel/trap.c), each over its arch's half in kernel/i386/ or kernel/x86_64/.
+ * docs/security.md lists the same contract in prose.
  */
 #ifndef KSLIDE_KERNEL_ARCH_H
 #define KSLIDE_KERNEL_ARCH_H
@@ -8,16 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "kernel/selftest.h"
-
-/* Which arches provide all of the below; for any other, kernel/main.c and kernel/selftest.c
- * leave the secrecy half out of its build. */
-#if defined(__i386__) || defined(__x86_64__)
-#define KERNEL_HAS_SECRECY 1
-#else
-#define KERNEL_HAS_SECRECY 0
-#endif
 
 /* Descriptor tables behind fixed read-only aliases, the TSS, the trap vectors, CR0.WP, and
  * CR4.UMIP when the CPU has it. Called once, early. */
@@ -27,11 +19,10 @@ bool arch_umip_enabled(void);
 uintptr_t arch_idt_alias(void);
 
 /* An address space: the kernel's supervisor-only mappings plus a user window holding a copy
- * of image (loaded at arch_user_base()) and a stack. NULL when out of pages. */
+ * of image (loaded at USER_BASE) and a stack. NULL when out of pages. */
 struct arch_space;
 struct arch_space *arch_space_create(const void *image, size_t len);
 void arch_space_destroy(struct arch_space *space);
-uintptr_t arch_user_base(void);
 
 /* Run space's program from its entry in ring 3 with a0 and a1 in the first two argument
  * registers, until it calls arch_user_exit (from a system call or a fault); returns that
@@ -43,9 +34,5 @@ __attribute__((noreturn)) void arch_user_exit(int status);
 bool arch_user_range(uintptr_t addr, size_t len);
 /* True for addresses in the kernel's half of the address space. */
 bool arch_is_kernel_address(uintptr_t addr);
-
-/* Arch checks of selftest=leak: descriptor-table aliases, UMIP, user page tables. */
-extern const struct selftest_case arch_leak_cases[];
-extern const unsigned arch_leak_case_count;
 
 #endif

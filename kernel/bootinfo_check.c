@@ -170,6 +170,23 @@ static bool seed_present(const struct kslide_bootinfo *bi)
 	return nonzero > 16 || check_fail("non-zero seed bytes", nonzero, 16);
 }
 
+/* What the loader said of UEFI arrives whole: a width exactly when there is a system table. */
+static bool efi_facts_consistent(const struct kslide_bootinfo *bi)
+{
+	if (bi->efi_bits != 0 && bi->efi_bits != 32 && bi->efi_bits != 64)
+		return check_fail("EFI width", bi->efi_bits, 64);
+	if ((bi->efi_bits == 0) != (bi->efi_system_table == 0))
+		return check_fail("EFI system table without a width", bi->efi_system_table,
+				  bi->efi_bits);
+	if (bi->efi_bits)
+		kprintf("# efi: %u-bit firmware, system table at 0x%llx%s\n", (unsigned)bi->efi_bits,
+			(unsigned long long)bi->efi_system_table,
+			(bi->flags & KSLIDE_BOOT_EFI_BOOT_SERVICES) ? ", boot services running" : "");
+	else
+		kprintf("# efi: none\n");
+	return true;
+}
+
 static const struct selftest_case cases[] = {
 	{ "boot info has the right magic, version and size", header_valid },
 	{ "physical and virtual slides agree with the link layout", slide_consistent },
@@ -178,6 +195,7 @@ static const struct selftest_case cases[] = {
 	{ "kernel overlaps neither the stub, the command line nor a module", boot_data_intact },
 	{ "stub handed over a random seed", seed_present },
 	{ "modules with a crc32= argument are intact", modules_intact },
+	{ "EFI facts from the loader are consistent", efi_facts_consistent },
 };
 
 const struct selftest_suite selftest_bootinfo = SELFTEST_SUITE("bootinfo", cases);

@@ -168,14 +168,14 @@ static bool dropped_privileges_stay_dropped(const struct kslide_bootinfo *bi)
 	return run(CAP_ALL, LEAK_DROP, 0, "drop") == 0;
 }
 
-/* The arch's own checks (kernel/i386/leak_arch.c), reported as one case with details. */
+/* The CPU's checks (kernel/leak_cpu.c), reported as one case with details. */
 static bool arch_cases(const struct kslide_bootinfo *bi)
 {
 	bool ok = true;
-	for (unsigned i = 0; i < arch_leak_case_count; i++) {
-		bool one = arch_leak_cases[i].run(bi);
+	for (unsigned i = 0; i < leak_cpu_case_count; i++) {
+		bool one = leak_cpu_cases[i].run(bi);
 		if (!one)
-			kprintf("# arch check failed: %s\n", arch_leak_cases[i].name);
+			kprintf("# arch check failed: %s\n", leak_cpu_cases[i].name);
 		ok &= one;
 	}
 	return ok;

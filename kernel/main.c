@@ -7,6 +7,7 @@
 
 #include "include/kslide/bootinfo.h"
 #include "kernel/arch.h"
+#include "kernel/boot_entry.h"
 #include "kernel/console.h"
 #include "kernel/kptr.h"
 #include "kernel/memory.h"
@@ -31,11 +32,15 @@ static const char *command_line(const struct kslide_bootinfo *bi)
 void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 {
 	console_init();
-	if (magic != KSLIDE_BOOT_MAGIC) {
+	const char *how;
+	uintptr_t located = boot_info_locate(magic, boot_info_phys, &how);
+	if (!located) {
 		kprintf("kernel: not started by the kslide stub (magic 0x%x)\n", magic);
 		qemu_exit(QEMU_EXIT_FAIL);
 	}
-	const struct kslide_bootinfo *bi = phys_to_virt(boot_info_phys);
+	if (magic != KSLIDE_BOOT_MAGIC)
+		kprintf("kernel: boot info from %s\n", how);
+	const struct kslide_bootinfo *bi = phys_to_virt(located);
 	const char *cmdline = command_line(bi);
 	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx",
 		(unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,
@@ -45,7 +50,6 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
 	report_usable_memory(bi);
 
-#if KERNEL_HAS_SECRECY
 	/* The secrecy half: from here on the base is not to be shown to user mode. */
 	kptr_init(bi);
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
@@ -53,7 +57,6 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	printk("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
 	       arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
 	       (unsigned long long)arch_idt_alias());
-#endif
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

@@ -1,4 +1,4 @@
-/* Reaching physical memory from the kernel. */
+/* Reaching physical memory from the kernel, and the physical address of kernel memory. */
 #ifndef KSLIDE_KERNEL_MEMORY_H
 #define KSLIDE_KERNEL_MEMORY_H
 
@@ -6,17 +6,21 @@
 
 #include "kernel/layout.h"
 
-#ifdef __x86_64__
-/* Through the direct map, once paging_init has run; valid below DIRECT_MAP_LIMIT. */
+/* Through the direct map: valid below LOWMEM_LIMIT on i386, and below DIRECT_MAP_LIMIT on
+ * x86-64 once paging_init has run. */
 static inline void *phys_to_virt(uint64_t phys)
 {
 	return (void *)(uintptr_t)(phys + DIRECT_MAP);
 }
+
+#ifdef __x86_64__
+/* Physical address of an address in the image (kernel/x86_64/paging.c). */
+uint64_t kernel_virt_to_phys(const void *p);
 #else
-/* Through the direct map; valid for physical addresses below LOWMEM_LIMIT only. */
-static inline void *phys_to_virt(uint64_t phys)
+/* Physical address of an address in the image or the direct map. */
+static inline uint64_t kernel_virt_to_phys(const void *p)
 {
-	return (void *)(uintptr_t)(phys + KERNEL_VIRT_OFFSET);
+	return (uintptr_t)p - KERNEL_VIRT_OFFSET;
 }
 #endif
 

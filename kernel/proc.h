@@ -11,7 +11,7 @@
 
 #include "kernel/cred.h"
 
-/* A program linked at arch_user_base() (kernel/user/), embedded in the kernel. */
+/* A program linked at USER_BASE (kernel/layout.h, kernel/user/), embedded in the kernel. */
 struct user_program {
 	const char *name;
 	const uint8_t *start, *end;

@@ -1,7 +1,6 @@
 /* The selftest registry and its TAP-style reporting. */
 #include <stddef.h>
 
-#include "kernel/arch.h"
 #include "kernel/console.h"
 #include "kernel/selftest.h"
 
@@ -13,11 +12,9 @@ static const struct selftest_suite *const suites[] = {
 #ifdef __x86_64__
 	&selftest_paging,
 #endif
-#if KERNEL_HAS_SECRECY
 	&selftest_leak,
 	&selftest_panic_on_oops,
 	&selftest_oops_limit,
-#endif
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))

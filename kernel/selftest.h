@@ -35,6 +35,11 @@ extern const struct selftest_suite selftest_leak;
 extern const struct selftest_suite selftest_panic_on_oops;
 extern const struct selftest_suite selftest_oops_limit;
 
+/* The CPU's checks of selftest=leak (kernel/leak_cpu.c): descriptor-table aliases, UMIP,
+ * user page tables; leak_test.c reports them as one case. */
+extern const struct selftest_case leak_cpu_cases[];
+extern const unsigned leak_cpu_case_count;
+
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);
 

@@ -119,3 +119,34 @@ bool cmdline_list_has(const char *list, const char *item)
 		p++; /* skip the comma */
 	}
 }
+
+#define STUB_PREFIX "kslide."
+#define STUB_PREFIX_LEN (sizeof(STUB_PREFIX) - 1)
+
+static bool word_is(const char *word, size_t len, const char *text)
+{
+	return len == str_len(text) && same_bytes(word, text, len);
+}
+
+bool cmdline_is_stub_word(const char *word, size_t len)
+{
+	return word_is(word, len, "nokaslr") || word_is(word, len, "kaslr") ||
+	       (len > STUB_PREFIX_LEN && same_bytes(word, STUB_PREFIX, STUB_PREFIX_LEN));
+}
+
+size_t cmdline_remove_stub_words(char *s)
+{
+	size_t end = str_len(s), out = 0, pos = 0;
+	struct word w;
+	/* Words only move left (out <= their start), so copying forward is safe. */
+	while (next_word(s, end, &pos, &w)) {
+		if (cmdline_is_stub_word(w.text, w.len))
+			continue;
+		if (out > 0)
+			s[out++] = ' ';
+		for (size_t i = 0; i < w.len; i++)
+			s[out++] = w.text[i];
+	}
+	s[out] = '\0';
+	return out;
+}

@@ -23,4 +23,16 @@ int cmdline_get(const char *cmdline, size_t len, const char *key, char *out, siz
  */
 bool cmdline_list_has(const char *list, const char *item);
 
+/*
+ * The stub's own words, which a kernel must not see: "nokaslr", "kaslr" and every word that
+ * starts with "kslide." (kslide.entropy=, kslide.random=).
+ */
+bool cmdline_is_stub_word(const char *word, size_t len);
+
+/*
+ * Remove the stub's words from the NUL-terminated string s, in place; the other words keep
+ * their order, separated by single spaces. Returns the new length.
+ */
+size_t cmdline_remove_stub_words(char *s);
+
 #endif

@@ -26,7 +26,8 @@ uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *
 	copy.checksum = 0;
 	uint32_t crc = crc32_update(0, &copy, sizeof(copy));
 	crc = crc32_update(crc, image + header->payload_offset, header->payload_file_size);
-	return crc32_update(crc, image + header->relocs_offset, header->relocs_size);
+	crc = crc32_update(crc, image + header->relocs_offset, header->relocs_size);
+	return crc32_update(crc, image + header->handoff_data_offset, header->handoff_data_size);
 }
 
 static int check_layout(uint64_t available, const struct kslide_image_header *h, const char **why)
@@ -37,8 +38,12 @@ static int check_layout(uint64_t available, const struct kslide_image_header *h,
 		return fail(why, "payload lies outside the image");
 	if (!inside(h->relocs_offset, h->relocs_size, h->image_file_size))
 		return fail(why, "relocation table lies outside the image");
+	if (!inside(h->handoff_data_offset, h->handoff_data_size, h->image_file_size))
+		return fail(why, "handoff data lies outside the image");
 	if (h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0)
 		return fail(why, "payload memory size is smaller than its file size");
+	if (h->memory_size < h->payload_mem_size)
+		return fail(why, "memory size is smaller than the payload's");
 	if (h->entry_offset >= h->payload_mem_size)
 		return fail(why, "entry point outside the kernel");
 	return KS_OK;
@@ -52,7 +57,7 @@ static int check_placement(const struct kslide_image_header *h, const char **why
 		return fail(why, "link base is not page aligned");
 	if (h->phys_min > h->phys_max)
 		return fail(why, "physical bounds are inverted");
-	if (h->payload_mem_size - 1 > UINT64_MAX - h->link_phys_base)
+	if (h->memory_size - 1 > UINT64_MAX - h->link_phys_base)
 		return fail(why, "kernel extends past the end of the address space");
 	if (h->virt_align == 0)
 		return KS_OK;
@@ -73,7 +78,7 @@ int image_verify(const uint8_t *image, uint64_t available, const struct kslide_i
 		if (h->magic[i] != (uint8_t)magic[i])
 			return fail(why, "bad magic: not a kslide image");
 	if (h->version != KSLIDE_IMAGE_VERSION)
-		return fail(why, "unsupported image format version");
+		return fail(why, "image format version is not the one this reader knows");
 	if (h->header_size != sizeof(*h))
 		return fail(why, "header size does not match this stub");
 	int rc = check_layout(available, h, why);

@@ -3,11 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t strlen(const char *s);
+#include "lib/string.h"
 
 /* A word that may alias any object, so word-at-a-time copies keep strict-aliasing promises. */
 typedef uint32_t __attribute__((may_alias)) word_t;

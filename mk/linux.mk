@@ -28,22 +28,19 @@ $(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
 	$(Q)tests/linux/mkcpio.py $@ $<
 linux-initramfs: $(LINUX_INITRAMFS)
 
-# kslide-pack reads bzImages: setup header, payload codecs, Linux's relocation lists.
-LINUX_PACK_OBJS := $(addprefix $(BUILD)/tool/tools/pack/, bzimage.o decompress.o linux_relocs.o \
-	linux_image.o)
+# kslide-pack reads bzImages (tools/pack/bzimage.c, decompress.c, linux_relocs.c,
+# linux_image.c; in PACK_LIB_OBJS with the rest of tools/pack/): the payload codecs' libraries
+# go wherever the packer's objects are linked.
 LINUX_PACK_LIBS := -lz -llzma -llz4 -lzstd -lbz2
-$(BUILD)/bin/kslide-pack: $(LINUX_PACK_OBJS)
-$(BUILD)/bin/kslide-pack: TOOL_LIBS += $(LINUX_PACK_LIBS)
+TOOL_LIBS += $(LINUX_PACK_LIBS)
+FUZZ_LIBS_elf += $(LINUX_PACK_LIBS)
 
 # The bzImage and the -dbg vmlinux of one kernel must give the same fixups (tests/linux/
 # same_fixups.c): Linux's own lists judge the ELF classifier. Needs make linux-dbg's download.
 LINUX_SAME_FIXUPS := $(BUILD)/bin/linux-same-fixups
-$(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(LINUX_PACK_OBJS) \
-		$(addprefix $(BUILD)/tool/tools/pack/, kernel_elf.o emit_relocs.o dynamic_relocs.o \
-		gotpcrelx.o) \
-		$(LIB_TOOL_OBJS)
+$(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(PACK_LIB_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) $(LINUX_PACK_LIBS) -o $@
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 .PHONY: linux-dbg-check
 linux-dbg-check: linux-dbg $(LINUX_SAME_FIXUPS)
 	$(Q)for f in $(LINUX_FLAVOURS); do echo "$$f:"; $(LINUX_SAME_FIXUPS) \
@@ -65,4 +62,4 @@ $(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o
 $(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o
 
 # make check's Linux stages need the kernels (fetched once) and the initramfs.
-check: $(LINUX_KERNELS) $(LINUX_INITRAMFS)
+CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS)

@@ -37,6 +37,7 @@ stage leak-i386 tests/boot/leak.sh "$B" 3
 stage leak-x86_64 tests/boot/leak.sh -a x86_64 "$B" 3
 stage leak-x86_64-pie tests/boot/leak.sh -a x86_64 -k kernel-pie "$B" 3
 stage example-kernel tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' "$B/examples/minimal-i386/example.img"
+stage boot-multiboot tests/boot/multiboot.sh "$B"
 # ≥ 200 boots each; 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
 stage uniform-i386-2m tests/boot/uniformity.sh "$B/host/tests/uniformity" \
 	"$B/i386/kernel.img" 200 0x1000000 0x200000 -c qemu32 -m 1G

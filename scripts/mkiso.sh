@@ -4,22 +4,25 @@
 # module survived the kernel's move. By default the ISO boots under BIOS (i386-pc) and UEFI
 # (x86_64-efi) alike, with GRUB's console on COM1 too.
 #
-# usage: mkiso.sh [-p PLATFORM] [-A CMDLINE] -o OUT.iso IMAGE [MODULE...]
+# usage: mkiso.sh [-p PLATFORM] [-A CMDLINE] [-G] -o OUT.iso IMAGE [MODULE...]
 #   -p PLATFORM  one GRUB platform (i386-pc, x86_64-efi), or all (the default): every platform
 #                installed, which must include i386-pc and x86_64-efi
 #   -A CMDLINE   kernel command line (default: none)
+#   -G           load GRUB's video drivers, for a kernel that asks for a framebuffer
+#                (IMAGE may be any kernel GRUB's multiboot2 loads, packed or not)
 set -u
 prog=mkiso
-platform=all cmdline="" out=""
-usage() { echo "usage: $0 [-p PLATFORM] [-A CMDLINE] -o OUT.iso IMAGE [MODULE...]" >&2; exit 2; }
+platform=all cmdline="" out="" video=""
+usage() { echo "usage: $0 [-p PLATFORM] [-A CMDLINE] [-G] -o OUT.iso IMAGE [MODULE...]" >&2; exit 2; }
 case ${1:-} in
---help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 --version) echo "$prog (kslide)"; exit 0 ;;
 esac
-while getopts p:A:o: opt; do
+while getopts p:A:o:G opt; do
 	case $opt in
 	p) platform=$OPTARG ;;
 	A) cmdline=$OPTARG ;;
+	G) video="insmod all_video" ;;
 	o) out=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -47,6 +50,7 @@ set default=0
 serial --unit=0 --speed=115200
 terminal_input serial console
 terminal_output serial console
+$video
 menuentry "kslide" {
 	multiboot2 /boot/kernel.img $cmdline
 CFG

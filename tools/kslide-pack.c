@@ -1,6 +1,7 @@
 /*
  * kslide-pack: turn a relocatable ELF kernel, or a Linux bzImage, into a self-randomizing
- * Multiboot image. See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
+ * Multiboot image.
+ * See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
  */
 #include <elf.h>
 #include <errno.h>
@@ -14,7 +15,9 @@
 #include "include/kslide/image.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/kernel_note.h"
 #include "tools/pack/linux_image.h"
+#include "tools/pack/multiboot_header.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -59,6 +62,23 @@ extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
 static const char *progname = "kslide-pack";
 
+/* --handoff NAME: how the stub enters the kernel (boot/handoff_*.c). */
+static const struct {
+	const char *name;
+	uint32_t id;
+	const char *what;
+} handoffs[] = {
+	{ "kslide", KSLIDE_HANDOFF_KSLIDE, "kslide's boot info (include/kslide/bootinfo.h)" },
+	{ "multiboot", KSLIDE_HANDOFF_MULTIBOOT,
+	  "the loader's own Multiboot info (include/kslide/multiboot.h)" },
+	{ "linux", KSLIDE_HANDOFF_LINUX,
+	  "Linux's boot protocol, a zero page around a bzImage's setup header" },
+};
+#define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
+
+/* Where the boot loader puts the packed image (both stubs are linked there). */
+#define IMAGE_LOAD_ADDRESS 0x100000ull
+
 static void usage(FILE *to)
 {
 	fprintf(to,
@@ -85,13 +105,39 @@ static void usage(FILE *to)
 		"                          0xffff880000000000:0xffffff8000000000 for a PIE, Linux's\n"
 		"                          0xffffffff81000000:0xffffffffc0000000 for Linux)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
+		"      --handoff NAME      how the stub enters the kernel; by default linux for a\n"
+		"                          bzImage, the one the kernel's kslide note names, else\n"
+		"                          multiboot for a kernel with a Multiboot header, else\n"
+		"                          kslide:\n",
+		progname);
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
+	fprintf(to,
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
-		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n",
-		progname);
+		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n");
+}
+
+/* "kslide, multiboot, linux": for messages. */
+static const char *handoff_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      handoffs[i].name);
+	return names;
+}
+
+static const char *handoff_name(uint32_t id)
+{
+	for (size_t i = 0; i < HANDOFF_COUNT; i++)
+		if (handoffs[i].id == id)
+			return handoffs[i].name;
+	return "?";
 }
 
 static int error(const char *file, const char *fmt, ...)
@@ -154,6 +200,18 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static int parse_handoff(const char *name, uint32_t *id)
+{
+	for (size_t i = 0; i < HANDOFF_COUNT; i++) {
+		if (strcmp(name, handoffs[i].name) == 0) {
+			*id = handoffs[i].id;
+			return 0;
+		}
+	}
+	error(NULL, "unknown handoff '%s' for --handoff (known: %s)", name, handoff_names());
+	return -1;
+}
+
 /* "MIN:END", END exclusive, 0 for the top of the address space. */
 static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 {
@@ -181,6 +239,154 @@ static void print_stats(const struct packed_image *img)
 	       img->relocs_size, per, img->reloc_count * 4);
 }
 
+static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
+			 const struct linux_image *li, const char *in)
+{
+	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
+		return error(NULL, "--align must be a power of two of at least 4K");
+	uint64_t linux_min = li && li->header.min_alignment_log2
+				     ? 1ull << li->header.min_alignment_log2 : 0;
+	if (opt->align < linux_min ||
+	    (k->arch == KSLIDE_ARCH_X86_64 && opt->virt_align < linux_min))
+		return error(in, "--%s 0x%llx is below the kernel's min_alignment (0x%llx)",
+			     opt->align < linux_min ? "align" : "virt-align",
+			     (unsigned long long)(opt->align < linux_min ? opt->align
+									 : opt->virt_align),
+			     (unsigned long long)linux_min);
+	if (opt->min >= opt->max)
+		return error(NULL, "--min must be below --max");
+	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
+	if (size > opt->max - opt->min)
+		return error(in, "kernel (%llu bytes) does not fit between --min and --max",
+			     (unsigned long long)size);
+	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
+		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
+	if (k->arch != KSLIDE_ARCH_X86_64)
+		return 0;
+	if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
+		return error(NULL, "--virt-align must be a power of two of at least 4K");
+	if (opt->virt_min < 0xffff800000000000ull)
+		return error(NULL, "--virt-range must lie in the upper half (from 0xffff800000000000)");
+	if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
+		return error(in, "kernel (%llu bytes) does not fit in --virt-range",
+			     (unsigned long long)k->mem_size);
+	char err[512];
+	if (pack_check_window(k, opt, err, sizeof(err)))
+		return error(in, "%s", err);
+	return 0;
+}
+
+/* What the command line chose besides the options' values. */
+struct choices {
+	int stats, verbose;
+	int align_given, min_given, max_given, virt_align_given, range_given, handoff_given;
+};
+
+/* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
+static bool has_fixed_segment(const struct kernel_elf *k)
+{
+	for (size_t i = 0; i < k->segment_count; i++)
+		if (k->segments[i].fixed)
+			return true;
+	return false;
+}
+
+/* Linux's windows (LINUX_*_IMAGE_SIZE above), from its setup header h when there is one. */
+static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct bzimage_header *h, const struct choices *ch)
+{
+	uint64_t kernel_map = k->link_virt - k->link_phys;
+	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
+	if (!ch->align_given && h)
+		opt->align = h->kernel_alignment;
+	if (!ch->min_given)
+		opt->min = base;
+	if (k->arch == KSLIDE_ARCH_I386) {
+		if (!ch->max_given)
+			opt->max = LINUX_I386_IMAGE_SIZE;
+		return;
+	}
+	if (!ch->max_given && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
+		opt->max = BELOW_4G;
+	if (!ch->virt_align_given)
+		opt->virt_align = opt->align;
+	if (!ch->range_given) {
+		opt->virt_min = kernel_map + base;
+		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
+	}
+}
+
+/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
+static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct linux_image *li, const struct choices *ch)
+{
+	if (!ch->max_given)
+		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
+	if (!opt->virt_align)
+		opt->virt_align = opt->align;
+	if (!ch->range_given) {
+		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
+		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
+	}
+	if (li || has_fixed_segment(k))
+		linux_defaults(opt, k, li ? &li->header : NULL, ch);
+}
+
+/* The handoff: --handoff, else the kernel's note, else what its headers say it speaks. */
+static const char *choose_handoff(struct pack_options *opt, const struct choices *ch,
+				  const struct kernel_note *note, const struct multiboot_requests *mb,
+				  bool is_linux)
+{
+	if (ch->handoff_given)
+		return "as --handoff asks";
+	if (is_linux) {
+		opt->handoff = KSLIDE_HANDOFF_LINUX;
+		return "a Linux bzImage";
+	}
+	if (note->present && note->handoff) {
+		opt->handoff = note->handoff;
+		return "as the kernel's kslide note asks";
+	}
+	if (!note->present && (mb->mb1 || mb->mb2)) {
+		opt->handoff = KSLIDE_HANDOFF_MULTIBOOT;
+		return "the kernel has a Multiboot header and no kslide note";
+	}
+	opt->handoff = KSLIDE_HANDOFF_KSLIDE;
+	return note->present ? "the kernel's kslide note leaves it to kslide-pack"
+			     : "the kernel has no Multiboot header";
+}
+
+/*
+ * The Multiboot pass-through: the kernel's own requests go into the image's headers, its
+ * relocatable tag bounds the placement, and its entry address tag is the entry.
+ */
+static int prepare_multiboot(const char *in, struct kernel_elf *k,
+			     const struct multiboot_requests *mb, struct pack_options *opt)
+{
+	if (mb->refusal[0])
+		return error(in, "%s", mb->refusal);
+	if (k->arch != KSLIDE_ARCH_I386)
+		return error(in, "--handoff multiboot takes i386 (ELF32) kernels only: the Multiboot "
+				 "entry is 32-bit protected mode");
+	if (mb->entry_given) {
+		if (mb->entry_addr < k->link_phys || mb->entry_addr - k->link_phys >= k->mem_size)
+			return error(in, "its Multiboot2 entry address 0x%x lies outside the kernel",
+				     (unsigned)mb->entry_addr);
+		k->entry_offset = mb->entry_addr - k->link_phys;
+	}
+	if (mb->bounded) {
+		if (mb->min_addr > opt->min)
+			opt->min = mb->min_addr;
+		if (mb->max_end < opt->max)
+			opt->max = mb->max_end;
+		if (mb->align > opt->align)
+			opt->align = mb->align;
+	}
+	/* Without a header of its own the kernel takes what either kind of loader gives. */
+	opt->multiboot = mb->mb1 || mb->mb2 ? mb : NULL;
+	return 0;
+}
+
 static void print_linux(const struct linux_image *li)
 {
 	const struct bzimage_header *h = &li->header;
@@ -194,17 +400,21 @@ static void print_linux(const struct linux_image *li)
 		li->relocs[LINUX_RELOCS_32], li->relocs[LINUX_RELOCS_INVERSE_32],
 		li->relocs[LINUX_RELOCS_64]);
 	fprintf(stderr,
-		"linux: vmlinux spans %llu bytes, init_size %u; kernel_alignment 0x%x, "
-		"min_alignment 0x%llx, pref_address 0x%llx, loadflags 0x%x, xloadflags 0x%x, "
-		"cmdline_size %u, handover_offset 0x%x; setup header %u bytes\n",
-		(unsigned long long)li->vmlinux_mem_size, h->init_size, h->kernel_alignment,
+		"linux: init_size %u, kernel_alignment 0x%x, min_alignment 0x%llx, pref_address "
+		"0x%llx, loadflags 0x%x, xloadflags 0x%x, cmdline_size %u, handover_offset 0x%x; "
+		"setup header %u bytes\n",
+		h->init_size, h->kernel_alignment,
 		h->min_alignment_log2 ? 1ull << h->min_alignment_log2 : 0ull,
 		(unsigned long long)h->pref_address, h->loadflags, h->xloadflags, h->cmdline_size,
 		h->handover_offset, h->size);
+	fprintf(stderr, "linux: %llu bytes from the base must be free at entry: max(vmlinux span, "
+			"init_size)\n",
+		(unsigned long long)li->memory_size);
 }
 
 static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
-			  const struct pack_options *opt)
+			  const struct pack_options *opt, const char *handoff_why,
+			  const struct multiboot_requests *mb)
 {
 	size_t kinds[RELOC_KIND_LAST + 1] = { 0 };
 	for (size_t i = 0; i < k->fixup_count; i++)
@@ -231,129 +441,128 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 				"0x%llx\n",
 			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,
 			(unsigned long long)opt->virt_align);
-}
-
-static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
-			 const struct linux_image *li, const char *in)
-{
-	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
-		return error(NULL, "--align must be a power of two of at least 4K");
-	uint64_t linux_min = li && li->header.min_alignment_log2
-				     ? 1ull << li->header.min_alignment_log2 : 0;
-	if (opt->align < linux_min ||
-	    (k->arch == KSLIDE_ARCH_X86_64 && opt->virt_align < linux_min))
-		return error(in, "--%s 0x%llx is below the kernel's min_alignment (0x%llx)",
-			     opt->align < linux_min ? "align" : "virt-align",
-			     (unsigned long long)(opt->align < linux_min ? opt->align
-									 : opt->virt_align),
-			     (unsigned long long)linux_min);
-	if (opt->min >= opt->max)
-		return error(NULL, "--min must be below --max");
-	if (k->mem_size > opt->max - opt->min)
-		return error(in, "kernel (%llu bytes) does not fit between --min and --max",
-			     (unsigned long long)k->mem_size);
-	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
-		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
-	if (k->arch != KSLIDE_ARCH_X86_64)
-		return 0;
-	if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
-		return error(NULL, "--virt-align must be a power of two of at least 4K");
-	if (opt->virt_min < 0xffff800000000000ull)
-		return error(NULL, "--virt-range must lie in the upper half (from 0xffff800000000000)");
-	if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
-		return error(in, "kernel (%llu bytes) does not fit in --virt-range",
-			     (unsigned long long)k->mem_size);
-	char err[512];
-	if (pack_check_window(k, opt, err, sizeof(err)))
-		return error(in, "%s", err);
-	return 0;
-}
-
-/* Which options the command line gave: the others get the kernel's defaults. */
-struct given {
-	bool align, min, max, virt_align, range;
-};
-
-/* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
-static bool has_fixed_segment(const struct kernel_elf *k)
-{
-	for (size_t i = 0; i < k->segment_count; i++)
-		if (k->segments[i].fixed)
-			return true;
-	return false;
-}
-
-/* Linux's windows (LINUX_*_IMAGE_SIZE above), from its setup header h when there is one. */
-static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct bzimage_header *h, const struct given *g)
-{
-	uint64_t kernel_map = k->link_virt - k->link_phys;
-	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
-	if (!g->align && h)
-		opt->align = h->kernel_alignment;
-	if (!g->min)
-		opt->min = base;
-	if (k->arch == KSLIDE_ARCH_I386) {
-		if (!g->max)
-			opt->max = LINUX_I386_IMAGE_SIZE;
+	fprintf(stderr, "handoff: %s (%s)\n", handoff_name(opt->handoff), handoff_why);
+	if (opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
+		return;
+	if (!opt->multiboot) {
+		fprintf(stderr, "multiboot: the kernel has no Multiboot header: the image answers "
+				"Multiboot 1 and 2 loaders alike\n");
 		return;
 	}
-	if (!g->max && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
-		opt->max = BELOW_4G;
-	if (!g->virt_align)
-		opt->virt_align = opt->align;
-	if (!g->range) {
-		opt->virt_min = kernel_map + base;
-		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
-	}
+	fprintf(stderr, "multiboot: the kernel's headers: %s%s%s; %zu bytes of Multiboot2 tags asked "
+			"again, %zu optional tags left out%s%s\n",
+		mb->mb1 ? "Multiboot 1" : "", mb->mb1 && mb->mb2 ? " and " : "",
+		mb->mb2 ? "Multiboot 2" : "", mb->mb2_tags_size, mb->mb2_dropped,
+		mb->bounded ? "; its relocatable tag bounds the base" : "",
+		mb->entry_given ? "; its entry address tag is the entry" : "");
 }
 
-/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
-static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct linux_image *li, const struct given *g)
+/* A link address the packed image itself covers: nokaslr and the fallback need that place. */
+static void warn_link_inside_image(const char *in, const struct kernel_elf *k, size_t image_size)
 {
-	if (!g->align)
-		opt->align = DEFAULT_ALIGN;
-	if (!g->min)
-		opt->min = DEFAULT_MIN;
-	if (!g->max)
-		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
-	if (!g->virt_align)
-		opt->virt_align = opt->align;
-	if (!g->range) {
-		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
-		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
-	}
-	if (li || has_fixed_segment(k))
-		linux_defaults(opt, k, li ? &li->header : NULL, g);
+	uint64_t image_end = IMAGE_LOAD_ADDRESS + image_size;
+	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= IMAGE_LOAD_ADDRESS)
+		return;
+	fprintf(stderr,
+		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
+		"[0x%llx, 0x%llx): nokaslr and the fallback when no slot is free cannot boot it; "
+		"link it at 16M or above\n",
+		progname, in, (unsigned long long)k->link_phys,
+		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end);
 }
 
-/* Read IN, a bzImage or an ELF, into k (and li for a bzImage). 0, or 1 after a message. */
-static int read_kernel(const char *in, struct kernel_elf *k, struct linux_image *li,
-		       bool *is_linux)
+/*
+ * Read IN into k: an ELF, with its kslide note and Multiboot headers, or a Linux bzImage (li,
+ * *is_linux), whose handoff data is its setup header. 0, or 1 after a message.
+ */
+static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note *note,
+		       struct multiboot_requests *mb, struct linux_image *li, bool *is_linux)
 {
 	size_t len;
 	uint8_t *buf = read_file(in, &len);
 	if (!buf)
 		return error(in, "%s", strerror(errno));
 	char err[512];
+	memset(note, 0, sizeof(*note));
+	memset(mb, 0, sizeof(*mb));
 	*is_linux = bzimage_detect(buf, len);
 	bool elf = len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
-	if (!elf && !*is_linux) {
-		free(buf);
-		return error(in, "not an ELF file or a Linux bzImage (no ELF magic, no boot flag "
-				 "0xAA55 and \"HdrS\" at 0x202)");
+	int rc = 0;
+	if (!elf && !*is_linux)
+		rc = error(in, "not an ELF file or a Linux bzImage (no ELF magic, no boot flag "
+			       "0xAA55 and \"HdrS\" at 0x202)");
+	else if (*is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))
+			   : kernel_elf_read(buf, len, k, err, sizeof(err)))
+		rc = error(in, "%s", err);
+	else if (!*is_linux && (kernel_note_read(buf, len, note, err, sizeof(err)) ||
+				multiboot_requests_read(buf, len, mb, err, sizeof(err)))) {
+		rc = error(in, "%s", err);
+		kernel_elf_free(k);
 	}
-	int rc = *is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))
-			   : kernel_elf_read(buf, len, k, err, sizeof(err));
 	free(buf);
-	return rc ? error(in, "%s", err) : 0;
+	return rc;
+}
+
+/* Linux's boot protocol needs a bzImage's setup header, and a bzImage needs that protocol. */
+static int check_linux_handoff(const char *in, const struct pack_options *opt, bool is_linux)
+{
+	if (is_linux && opt->handoff != KSLIDE_HANDOFF_LINUX)
+		return error(in, "a Linux bzImage is entered by Linux's boot protocol (--handoff "
+				 "linux), not --handoff %s",
+			     handoff_name(opt->handoff));
+	if (!is_linux && opt->handoff == KSLIDE_HANDOFF_LINUX)
+		return error(in, "--handoff linux needs a Linux bzImage, whose setup header the "
+				 "zero page is built around");
+	return 0;
+}
+
+static int pack(const char *in, const char *out, struct pack_options *opt,
+		const struct choices *ch)
+{
+	struct kernel_elf k;
+	struct kernel_note note;
+	struct multiboot_requests mb;
+	struct linux_image li;
+	bool is_linux = false;
+	if (read_kernel(in, &k, &note, &mb, &li, &is_linux))
+		return 1;
+	const char *handoff_why = choose_handoff(opt, ch, &note, &mb, is_linux);
+	apply_defaults(opt, &k, is_linux ? &li : NULL, ch);
+	int rc = check_linux_handoff(in, opt, is_linux);
+	if (!rc && is_linux) {
+		opt->handoff_data = li.header.bytes;
+		opt->handoff_data_size = li.header.size;
+		opt->memory_size = li.memory_size;
+	}
+	if (!rc && opt->handoff == KSLIDE_HANDOFF_MULTIBOOT)
+		rc = prepare_multiboot(in, &k, &mb, opt);
+	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
+	struct packed_image img = { 0 };
+	char err[512];
+	if (!rc)
+		rc = check_options(opt, &k, is_linux ? &li : NULL, in);
+	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
+		rc = error(in, "%s", err);
+	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
+		rc = error(out, "%s", err);
+	if (!rc)
+		warn_link_inside_image(in, &k, img.size);
+	if (!rc && ch->stats)
+		print_stats(&img);
+	if (!rc && ch->verbose && is_linux)
+		print_linux(&li);
+	if (!rc && ch->verbose)
+		print_verbose(&k, &img, opt, handoff_why, &mb);
+	free(img.bytes);
+	kernel_elf_free(&k);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE };
+	       OPT_VIRT_RANGE, OPT_HANDOFF };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
@@ -363,15 +572,16 @@ int main(int argc, char **argv)
 		{ "no-kaslr-default", no_argument, 0, OPT_NOKASLR },
 		{ "stats", no_argument, 0, OPT_STATS },
 		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
+		{ "handoff", required_argument, 0, OPT_HANDOFF },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	struct pack_options opt = { 0 };
-	struct given given = { 0 };
+	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
+	struct choices ch = { 0 };
 	const char *out = NULL;
-	int stats = 0, verbose = 0, c;
+	int c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
 		uint64_t *target = c == OPT_ALIGN ? &opt.align
 				   : c == OPT_MIN ? &opt.min
@@ -386,53 +596,37 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
-			given.align |= c == OPT_ALIGN;
-			given.min |= c == OPT_MIN;
-			given.max |= c == OPT_MAX;
-			given.virt_align |= c == OPT_VIRT_ALIGN;
+			ch.align_given |= c == OPT_ALIGN;
+			ch.min_given |= c == OPT_MIN;
+			ch.max_given |= c == OPT_MAX;
+			ch.virt_align_given |= c == OPT_VIRT_ALIGN;
 			break;
 		case OPT_VIRT_RANGE:
 			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
 				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
 						   "with MIN < END)",
 					     optarg);
-			given.range = true;
+			ch.range_given = 1;
+			break;
+		case OPT_HANDOFF:
+			if (parse_handoff(optarg, &opt.handoff))
+				return 1;
+			ch.handoff_given = 1;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
-		case OPT_STATS: stats = 1; break;
-		case 'v': verbose = 1; break;
+		case OPT_STATS: ch.stats = 1; break;
+		case 'v': ch.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kslide-pack %s\n", KSLIDE_VERSION); return 0;
 		default: usage(stderr); return 1;
 		}
 	}
-	if (!out || optind != argc - 1) {
+	if (!out || optind >= argc || optind < argc - 1) {
+		error(NULL, "%s", !out		       ? "no output file: give -o OUT"
+				  : optind >= argc     ? "no input kernel: give IN (an ELF or a bzImage)"
+						       : "more than one input kernel");
 		usage(stderr);
 		return 1;
 	}
-	const char *in = argv[optind];
-	struct kernel_elf k;
-	struct linux_image li;
-	bool is_linux = false;
-	if (read_kernel(in, &k, &li, &is_linux))
-		return 1;
-	apply_defaults(&opt, &k, is_linux ? &li : NULL, &given);
-	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
-	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
-	struct packed_image img = { 0 };
-	char err[512];
-	int rc = check_options(&opt, &k, is_linux ? &li : NULL, in);
-	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, &opt, &img, err, sizeof(err)))
-		rc = error(in, "%s", err);
-	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
-		rc = error(out, "%s", err);
-	if (!rc && stats)
-		print_stats(&img);
-	if (!rc && verbose && is_linux)
-		print_linux(&li);
-	if (!rc && verbose)
-		print_verbose(&k, &img, &opt);
-	free(img.bytes);
-	kernel_elf_free(&k);
-	return rc;
+	return pack(argv[optind], out, &opt, &ch);
 }

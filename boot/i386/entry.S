@@ -1,16 +1,29 @@
 /*
- * i386 stub entry, named by boot/x86/multiboot1_header.S. We only set up a stack and call
- * stub_main(magic, info); it returns the kernel's physical entry point, or 0 if the kernel
- * must not be started, in which case we halt.
+ * i386 stub entry, named by the Multiboot headers (boot/x86/). The loader leaves us in 32-bit
+ * protected mode, paging off, with its magic in EAX and its information in EBX. We load a GDT
+ * of our own (the loader's may lie where the kernel is about to go; Linux also wants its
+ * selectors), set a stack and call stub_main(magic, info). It returns the registers to enter
+ * the kernel with (boot/handoff.h) or NULL, in which case we halt.
  */
-#define KSLIDE_BOOT_MAGIC 0x6b534c44
+#include "boot/handoff.h"
+
 #define STACK_BYTES 16384
+#define CODE_SELECTOR 0x10 /* Linux's __BOOT_CS and __BOOT_DS (Documentation/x86/boot.rst) */
+#define DATA_SELECTOR 0x18
 
 	.text
 	.globl stub_entry
 stub_entry:
 	cli
 	cld
+	lgdt gdt_pointer
+	ljmp $CODE_SELECTOR, $1f
+1:	movl $DATA_SELECTOR, %ecx
+	movl %ecx, %ds
+	movl %ecx, %es
+	movl %ecx, %fs
+	movl %ecx, %gs
+	movl %ecx, %ss
 	movl $stack_top, %esp
 	pushl $0
 	popfl
@@ -18,19 +31,27 @@ stub_entry:
 	pushl %eax
 	call stub_main
 	testl %eax, %eax
-	jz 1f
-	movl %eax, %ecx
-	movl $KSLIDE_BOOT_MAGIC, %eax
-	movl $boot_info, %ebx
-	jmp *%ecx
-1:	cli
+	jz halt
+	/* Load what C chose, ESI (the pointer) last, and "return" to the entry point. */
+	movl %eax, %esi
+	pushl ENTRY_REGS_ENTRY(%esi)
+	LOAD_ENTRY_REGS %esi
+	ret
+halt:	cli
 	hlt
-	jmp 1b
+	jmp halt
 
-	.data
-	.globl stub_version
-stub_version:
-	.asciz "kslide stub (i386, Multiboot)"
+	.section .rodata
+	.p2align 3
+gdt:
+	.quad 0
+	.quad 0
+	.quad 0x00cf9a000000ffff /* 0x10: flat 32-bit code, execute/read */
+	.quad 0x00cf92000000ffff /* 0x18: flat data, read/write */
+gdt_end:
+gdt_pointer:
+	.word gdt_end - gdt - 1
+	.long gdt
 
 	.bss
 	.p2align 4

@@ -3,6 +3,8 @@
  * kludge fields tell the loader where to put it; kslide-pack extends load_end and bss_end
  * over the payload it appends. The loader enters stub_entry in 32-bit protected mode, paging
  * off (Multiboot spec, "Machine state"), with EAX = 0x2BADB002 and EBX = the info's address.
+ * The graphics fields are zero; kslide-pack fills them (and sets flags bit 2) when a packed
+ * Multiboot kernel asks its loader for a video mode.
  */
 #define MULTIBOOT_MAGIC 0x1BADB002
 #define MULTIBOOT_PAGE_ALIGN (1 << 0)  /* modules page aligned */
@@ -22,3 +24,7 @@ multiboot_header:
 	.long _stub_end        /* load_end_addr: kslide-pack extends it over the payload */
 	.long _stub_end        /* bss_end_addr: likewise */
 	.long stub_entry       /* entry_addr */
+	.long 0                /* mode_type, width, height, depth: see above */
+	.long 0
+	.long 0
+	.long 0

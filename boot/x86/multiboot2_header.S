@@ -6,8 +6,13 @@
  *
  * It must lie 8-byte aligned in the image's first 32 KiB. The including stub defines
  * _image_start, _stub_end and stub_entry; kslide-pack stretches load_end_addr and bss_end_addr
- * over the payload it appends, exactly as in the Multiboot 1 header.
+ * over the payload it appends, exactly as in the Multiboot 1 header. When a packed Multiboot 2
+ * kernel asks its loader for something (a framebuffer, console flags, more information),
+ * kslide-pack writes those tags in place of the end tag, into the room reserved after it, and
+ * moves the end tag after them (header_length and checksum follow).
  */
+#include "include/kslide/image.h"
+
 #define MULTIBOOT2_MAGIC 0xE85250D6
 #define MULTIBOOT2_ARCH_I386 0 /* 32-bit protected mode */
 #define MB2_TAG_END 0
@@ -56,3 +61,4 @@ multiboot2_address_tag:
 	.short MB2_TAG_END, 0
 	.long 8
 multiboot2_header_end:
+	.skip KSLIDE_MB2_KERNEL_TAGS_ROOM

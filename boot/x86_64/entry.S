@@ -1,12 +1,14 @@
 /*
- * x86-64 stub entry, named by boot/x86/multiboot1_header.S: the loader leaves us in 32-bit
- * protected mode, paging off. We enter long mode the shortest way (Intel SDM Vol. 3A, 10.8.5
- * "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set CR4.PAE,
- * EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy runs:
- * stub_main(magic, info) returns the kernel's virtual entry point (it has already switched to
- * the tables the kernel is entered with), or 0 to halt.
+ * x86-64 stub entry, named by the Multiboot headers (boot/x86/): the loader leaves us in
+ * 32-bit protected mode, paging off. We enter long mode the shortest way (Intel SDM Vol. 3A,
+ * 10.8.5 "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set
+ * CR4.PAE, EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy
+ * runs: stub_main(magic, info) returns the registers to enter the kernel with
+ * (boot/handoff.h; it has already switched to the tables the kernel is entered with), or NULL
+ * to halt.
  */
-#define KSLIDE_BOOT_MAGIC 0x6b534c44
+#include "boot/handoff.h"
+
 #define STACK_BYTES 16384
 #define PAGE_SIZE 4096
 #define TABLE_PRESENT_WRITABLE 0x3
@@ -19,8 +21,8 @@
 #define CPUID_EXT_FEATURES 0x80000001
 #define CPUID_EXT_LM (1 << 29)
 #define COM1 0x3f8
-#define CODE64_SELECTOR 0x08
-#define DATA_SELECTOR 0x10
+#define CODE64_SELECTOR 0x10 /* Linux's __BOOT_CS and __BOOT_DS (Documentation/x86/boot.rst) */
+#define DATA_SELECTOR 0x18
 
 	.code32
 	.text
@@ -103,12 +105,12 @@ long_mode:
 	call stub_main
 	testq %rax, %rax
 	jz 4f
-	movq %rax, %rcx
-	movl $KSLIDE_BOOT_MAGIC, %eax
-	movl %eax, %edi
-	leaq boot_info(%rip), %rbx
-	movq %rbx, %rsi
-	jmp *%rcx
+	/* Load what C chose (32-bit moves zero-extend), RSI (the pointer) last, and "return" to
+	 * the entry point. */
+	movq %rax, %rsi
+	pushq ENTRY_REGS_ENTRY(%rsi)
+	LOAD_ENTRY_REGS %rsi
+	ret
 4:	cli
 	hlt
 	jmp 4b
@@ -117,8 +119,9 @@ long_mode:
 	.p2align 3
 gdt:
 	.quad 0
-	.quad 0x00af9a000000ffff /* 64-bit code: L, P, DPL 0, execute/read */
-	.quad 0x00cf92000000ffff /* flat data: P, DPL 0, read/write */
+	.quad 0
+	.quad 0x00af9a000000ffff /* 0x10: 64-bit code: L, P, DPL 0, execute/read */
+	.quad 0x00cf92000000ffff /* 0x18: flat data: P, DPL 0, read/write */
 gdt_end:
 gdt_pointer:
 	.word gdt_end - gdt - 1
@@ -127,9 +130,6 @@ no_long_mode_message:
 	.asciz "kslide: error: this CPU has no long mode; an x86-64 kernel cannot run\n"
 
 	.data
-	.globl stub_version
-stub_version:
-	.asciz "kslide stub (x86-64, Multiboot)"
 loader_magic:
 	.long 0
 loader_info:

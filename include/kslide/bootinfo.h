@@ -26,13 +26,14 @@
 #include <stdint.h>
 
 #define KSLIDE_BOOT_MAGIC 0x6b534c44u /* "DLSk" in memory: the stub's handshake in EAX */
-#define KSLIDE_BOOTINFO_VERSION 1u
+#define KSLIDE_BOOTINFO_VERSION 2u
 
 /* flags */
 #define KSLIDE_BOOT_RANDOMIZED (1u << 0)  /* base chosen at random among slots */
 #define KSLIDE_BOOT_NOKASLR (1u << 1)     /* "nokaslr" (or the image default) kept the link base */
 #define KSLIDE_BOOT_PREDICTABLE (1u << 2) /* no entropy credited: the base is guessable */
 #define KSLIDE_BOOT_FALLBACK (1u << 3)    /* randomization impossible (no slot); link base used */
+#define KSLIDE_BOOT_EFI_BOOT_SERVICES (1u << 4) /* the firmware's boot services still run */
 
 /* Entropy sources, bit numbers of entropy_answered (same order as lib/entropy.h). */
 #define KSLIDE_ENTROPY_RDSEED (1u << 0)
@@ -97,6 +98,12 @@ struct kslide_bootinfo {
 	uint64_t handoff_start; /* physical range of the x86-64 entry page tables; 0, 0 on i386 */
 	uint64_t handoff_end;
 	uint64_t virt_align; /* 0 where the virtual base follows the physical one */
+
+	/* UEFI, as the loader reported it: the system table's physical address (0 without
+	 * UEFI) and the firmware's width, 32 or 64 (0 without UEFI). */
+	uint64_t efi_system_table;
+	uint32_t efi_bits;
+	uint32_t reserved;
 };
 
 /* The slide: how far the kernel moved from where it was linked. */

@@ -1,28 +1,42 @@
 /*
  * The packed image kslide-pack writes and the stub reads (docs/format.md).
  *
- *   file offset 0                                                    image_file_size
- *   | stub: Multiboot header, this header, code, data, zeroed bss | payload | relocs |
+ *   file offset 0                                                          image_file_size
+ *   | stub: Multiboot headers, this header, code, data, zeroed bss | payload | relocs | data |
  *   ^ loaded at the stub's link address by the boot loader
  *
  * The payload is the kernel's loadable bytes as they sit in memory from link_phys_base
- * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size). The
- * checksum covers this header (with checksum = 0), the payload and the relocation table.
+ * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size). The handoff
+ * data is what the chosen handoff needs besides the kernel (Linux: its setup header). The
+ * checksum covers this header (with checksum = 0), the payload, the relocation table and the
+ * handoff data.
  */
 #ifndef KSLIDE_IMAGE_H
 #define KSLIDE_IMAGE_H
 
+/* Bytes reserved after the stub's Multiboot2 end tag for a packed kernel's own header tags
+ * (boot/x86/multiboot2_header.S, tools/pack/multiboot_header.c). */
+#define KSLIDE_MB2_KERNEL_TAGS_ROOM 512
+
+/* How the stub enters the kernel (boot/handoff_*.c; kslide-pack --handoff NAME). Plain
+ * numbers: assembler code (include/kslide/kernel.h) uses them too. */
+#define KSLIDE_HANDOFF_KSLIDE 1    /* "kslide": struct kslide_bootinfo (include/kslide/bootinfo.h) */
+#define KSLIDE_HANDOFF_MULTIBOOT 2 /* "multiboot": the loader's own Multiboot info, passed on */
+#define KSLIDE_HANDOFF_LINUX 3     /* "linux": Linux's boot protocol, a zero page */
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
 #define KSLIDE_IMAGE_MAGIC_BYTES 8
-#define KSLIDE_IMAGE_VERSION 1u
+#define KSLIDE_IMAGE_VERSION 2u
 
 #define KSLIDE_ARCH_I386 1u
 #define KSLIDE_ARCH_X86_64 2u
 
 /* flags */
 #define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
+
 
 struct kslide_image_header {
 	uint8_t magic[KSLIDE_IMAGE_MAGIC_BYTES];
@@ -50,8 +64,15 @@ struct kslide_image_header {
 	uint64_t virt_min;
 	uint64_t virt_max;
 
+	/* Bytes from the base that must be free RAM, >= payload_mem_size: a kernel may use
+	 * memory past its image early on (Linux's init_size). Slots are sized by it. */
+	uint64_t memory_size;
+	uint64_t handoff_data_offset; /* from the image's first byte */
+	uint64_t handoff_data_size;
+	uint32_t handoff; /* KSLIDE_HANDOFF_* */
+
 	uint32_t checksum; /* lib/crc32.h */
-	uint32_t reserved;
 };
 
+#endif /* __ASSEMBLER__ */
 #endif

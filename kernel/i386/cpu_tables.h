@@ -1,15 +1,17 @@
 /*
- * i386 descriptor tables: the IDT, GDT and TSS share one page-aligned page of .bss, reached by
- * the CPU only through a read-only alias at FIXMAP_VIRT. SIDT, SGDT and the TSS base therefore
- * show fixed addresses whatever the slide; the kernel writes the TSS through the direct map.
+ * i386 descriptor tables (kernel/cpu_tables.h has the design): 8-byte gates for all 256
+ * vectors, the GDT and the 32-bit TSS in one page. Include kernel/cpu_tables.h.
  */
 #ifndef KSLIDE_KERNEL_I386_CPU_TABLES_H
 #define KSLIDE_KERNEL_I386_CPU_TABLES_H
 
 #include <stdint.h>
 
+#include "kernel/layout.h"
+
 #define IDT_ENTRIES 256
 #define GDT_ENTRIES 6
+#define TRAP_STACK_BYTES 8192
 
 /* The 32-bit TSS (Intel SDM Vol. 3A, 8.2.1); only esp0, ss0 and iomap_base matter here. */
 struct tss32 {
@@ -19,8 +21,10 @@ struct tss32 {
 	uint16_t trap, iomap_base;
 };
 
+typedef uint64_t gate_t; /* SDM Vol. 3A, 6.11: a 32-bit interrupt gate */
+
 struct cpu_tables {
-	uint64_t idt[IDT_ENTRIES];
+	gate_t idt[IDT_ENTRIES];
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss32 tss;
 };
@@ -30,10 +34,7 @@ struct cpu_tables {
 #define GDT_ALIAS (FIXMAP_VIRT + IDT_ENTRIES * 8)
 #define TSS_ALIAS (GDT_ALIAS + GDT_ENTRIES * 8)
 
-/* The writable original, through the direct map (kernel only). */
-extern struct cpu_tables *const cpu_tables;
-/* The page table behind the fixmap, for the selftests. */
-extern uint32_t fixmap_page_table[];
+/* The page directory the kernel runs on (kernel/i386/head.S). */
 extern uint32_t boot_page_dir[];
 
 #endif

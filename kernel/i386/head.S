@@ -1,12 +1,14 @@
 /*
  * i386 kernel entry, from the kslide stub: 32-bit protected mode, paging off, running at the
- * random physical base; EAX = KSLIDE_BOOT_MAGIC, EBX = physical address of the boot info.
+ * random physical base; EAX = KSLIDE_BOOT_MAGIC, EBX = physical address of the boot info (or,
+ * packed with --handoff multiboot, the loader's magic and information, with the boot info in
+ * ECX or a Multiboot 2 tag: kernel/boot_entry.c).
  *
  * Every absolute address below is written as "sym - KERNEL_VIRT_OFFSET" while paging is off;
  * the stub has already added the slide to each of them. We map physical [0, LOWMEM_LIMIT)
  * both at 0 (only until we jump high) and at KERNEL_VIRT_OFFSET, then call kernel_main.
  */
-#include "kernel/i386/layout.h"
+#include "kernel/layout.h"
 
 #define PA(sym) ((sym) - KERNEL_VIRT_OFFSET)
 #define STACK_BYTES 16384
@@ -18,6 +20,8 @@ _start:
 	cld
 	movl %eax, PA(boot_magic)
 	movl %ebx, PA(boot_info_phys)
+	movl %ecx, PA(boot_ecx)
+	movl %edx, PA(boot_edx)
 
 	/* Where are we really? Kept for the self-check: it must match the boot info. */
 	call 1f
@@ -83,10 +87,14 @@ start_phys_runtime:
 	ret
 
 	.data
-	.globl boot_magic, boot_info_phys
+	.globl boot_magic, boot_info_phys, boot_ecx, boot_edx
 boot_magic:
 	.long 0
 boot_info_phys:
+	.long 0
+boot_ecx:
+	.long 0
+boot_edx:
 	.long 0
 start_phys_at_entry:
 	.long 0

@@ -1,15 +1,16 @@
-/* Where the i386 reference kernel is linked: Linux-style, virtual = physical + 3 GiB. */
+/* Where the i386 reference kernel is linked: Linux-style, virtual = physical + 3 GiB.
+ * Include kernel/layout.h, which adds what both arches share. */
 #ifndef KSLIDE_KERNEL_I386_LAYOUT_H
 #define KSLIDE_KERNEL_I386_LAYOUT_H
 
 #define KERNEL_VIRT_OFFSET 0xC0000000 /* PAGE_OFFSET: start of the direct map */
+#define DIRECT_MAP KERNEL_VIRT_OFFSET
 #define KERNEL_LINK_PHYS 0x01000000   /* 16 MiB: the seed patch's and Linux's minimum */
 /* The direct map covers physical [0, LOWMEM_LIMIT), as Linux's lowmem: 896 MiB leaves the
  * top 128 MiB of virtual space for other mappings. The kernel must lie below it. */
 #define LOWMEM_LIMIT 0x38000000
 #define KERNEL_PHYS_LIMIT LOWMEM_LIMIT
 #define VIRT_FOLLOWS_PHYS 1 /* virtual = physical + KERNEL_VIRT_OFFSET, always */
-#define PAGE_SIZE 4096
 #define PAGE_TABLE_SPAN 0x400000 /* 4 MiB mapped by one page table */
 #define LOWMEM_TABLES (LOWMEM_LIMIT / PAGE_TABLE_SPAN)
 #define PDE_INDEX_OF_OFFSET (KERNEL_VIRT_OFFSET / PAGE_TABLE_SPAN)
@@ -17,8 +18,6 @@
 #define PTE_WRITABLE 0x002
 #define PTE_USER 0x004
 #define CR0_PG 0x80000000
-#define CR0_WP 0x00010000 /* supervisor writes honour read-only pages */
-#define CR4_UMIP 0x00000800 /* SGDT/SIDT/SLDT/SMSW/STR fault outside ring 0 */
 
 /* The fixmap: the top 4 MiB (one page table), above lowmem's end at 0xF8000000. Its first
  * page is the read-only alias of the descriptor tables and TSS: a fixed address, whatever the
@@ -32,11 +31,5 @@
 #define USER_CS 0x1b
 #define USER_DS 0x23
 #define TSS_SEL 0x28
-
-/* The user window: programs are linked at USER_BASE; the stack grows down from USER_TOP.
- * One page table (the second 4 MiB) maps it; nothing else is user-accessible. */
-#define USER_BASE 0x00400000
-#define USER_PAGES 16
-#define USER_TOP (USER_BASE + USER_PAGES * PAGE_SIZE)
 
 #endif

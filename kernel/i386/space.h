@@ -1,13 +1,14 @@
-/* i386 address spaces (kernel/i386/space.c): what the selftests may ask of one. */
+/* The page tables of an i386 user space (kernel/i386/space.c). Include kernel/space.h. */
 #ifndef KSLIDE_KERNEL_I386_SPACE_H
 #define KSLIDE_KERNEL_I386_SPACE_H
 
-#include <stdbool.h>
+#include <stdint.h>
 
-struct arch_space;
+#define SPACE_TABLE_PAGES 2 /* the page directory and the user window's page table */
 
-/* Walks the space's page tables: every user-accessible entry must lead to one of the
- * space's own user pages, inside the user window. */
-bool space_user_mappings_ok(const struct arch_space *s);
+struct space_tables {
+	uint32_t *dir;
+	uint32_t *table;
+};
 
 #endif

@@ -1,8 +1,6 @@
 /*
- * x86-64 descriptor tables: the IDT, GDT and TSS share one page-aligned page of .bss, reached
- * by the CPU only through a read-only alias at FIXMAP_VIRT (the first page of FIXED_AREA).
- * SIDT, SGDT and the TSS base therefore show fixed addresses whatever the slide; the kernel
- * writes the TSS through the image's own mapping.
+ * x86-64 descriptor tables (kernel/cpu_tables.h has the design) in long mode's formats.
+ * Include kernel/cpu_tables.h.
  *
  * 64-bit gates are 16 bytes, so a full IDT would fill the page alone: the IDT ends at the
  * system-call vector (its limit says so; a vector past it is a #GP, and no interrupt is ever
@@ -13,11 +11,12 @@
 
 #include <stdint.h>
 
-#include "kernel/x86_64/layout.h"
+#include "kernel/layout.h"
+#include "kernel/trap.h"
 
-#define SYSCALL_VECTOR 0x80
-#define IDT_ENTRIES (SYSCALL_VECTOR + 1)
+#define IDT_ENTRIES (T_SYSCALL + 1)
 #define GDT_ENTRIES 7 /* null, kernel code, kernel data, user data, user code, TSS (2) */
+#define TRAP_STACK_BYTES 16384
 
 /* The 64-bit TSS (Intel SDM Vol. 3A, 8.7); only rsp0 and iomap_base matter here. */
 struct __attribute__((packed)) tss64 {
@@ -30,12 +29,13 @@ struct __attribute__((packed)) tss64 {
 };
 _Static_assert(sizeof(struct tss64) == 104, "64-bit TSS layout");
 
-struct gate64 {
+/* SDM Vol. 3A, 6.14.1: a 64-bit interrupt gate, the offset's high half in the second word. */
+typedef struct {
 	uint64_t low, high;
-};
+} gate_t;
 
 struct cpu_tables {
-	struct gate64 idt[IDT_ENTRIES];
+	gate_t idt[IDT_ENTRIES];
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss64 tss;
 };
@@ -44,8 +44,5 @@ struct cpu_tables {
 #define IDT_ALIAS (FIXMAP_VIRT + 0)
 #define GDT_ALIAS (FIXMAP_VIRT + IDT_ENTRIES * 16)
 #define TSS_ALIAS (GDT_ALIAS + GDT_ENTRIES * 8)
-
-/* The writable original, in the image (kernel only). */
-extern struct cpu_tables *const cpu_tables;
 
 #endif

@@ -37,6 +37,15 @@ start_runtime:
 	leaq _start(%rip), %rax
 	ret
 
+/* The Multiboot pass-through is i386's only (kernel/boot_entry.h): nothing to keep here. */
+	.section .rodata
+	.globl boot_ecx, boot_edx
+	.p2align 2
+boot_ecx:
+	.long 0
+boot_edx:
+	.long 0
+
 	.bss
 	.p2align 4
 stack_bottom:

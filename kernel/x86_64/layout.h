@@ -7,6 +7,7 @@
  *   PIE:          anywhere in the upper half outside the direct-map area and the top 512 GiB
  *
  * The entry code replaces the stub's tables with the kernel's own at once (paging.c).
+ * Include kernel/layout.h, which adds what both arches share.
  */
 #ifndef KSLIDE_KERNEL_X86_64_LAYOUT_H
 #define KSLIDE_KERNEL_X86_64_LAYOUT_H
@@ -21,13 +22,10 @@
 /* Highest end of the kernel's physical range kslide-pack allows by default (64 TiB). */
 #define KERNEL_PHYS_LIMIT 0x400000000000ull
 #define VIRT_FOLLOWS_PHYS 0
-#define PAGE_SIZE 4096
 
 /* FIXED_AREA's first page: the read-only alias of the descriptor tables and TSS
  * (kernel/x86_64/cpu_tables.c), all SIDT and SGDT can show, whatever the slide. */
 #define FIXMAP_VIRT FIXED_AREA
-#define CR0_WP 0x00010000   /* supervisor writes honour read-only pages */
-#define CR4_UMIP 0x00000800 /* SGDT/SIDT/SLDT/SMSW/STR fault outside ring 0 */
 /* Not among lib/pagetable.h's leaf flags: that builder makes kernel mappings only. */
 #define PTE_USER ((uint64_t)1 << 2)
 
@@ -38,10 +36,5 @@
 #define USER_DS 0x1b
 #define USER_CS 0x23
 #define TSS_SEL 0x28 /* a 16-byte descriptor: two GDT slots */
-
-/* The user window: programs are linked at USER_BASE; the stack grows down from USER_TOP. */
-#define USER_BASE 0x00400000
-#define USER_PAGES 16
-#define USER_TOP (USER_BASE + USER_PAGES * PAGE_SIZE)
 
 #endif

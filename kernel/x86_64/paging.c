@@ -17,6 +17,7 @@
 #include "kernel/console.h"
 #include "kernel/memory.h"
 #include "kernel/qemu_exit.h"
+#include "kernel/walk.h"
 #include "kernel/x86_64/paging.h"
 #include "lib/errors.h"
 #include "lib/pagetable.h"

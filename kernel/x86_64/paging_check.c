@@ -7,6 +7,7 @@
 #include "kernel/layout.h"
 #include "kernel/memory.h"
 #include "kernel/selftest.h"
+#include "kernel/walk.h"
 #include "kernel/x86_64/paging.h"
 
 extern char _kernel_end[];

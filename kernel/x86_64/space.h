@@ -1,13 +1,13 @@
-/* x86-64 address spaces (kernel/x86_64/space.c): what the selftests may ask of one. */
+/* The page tables of an x86-64 user space (kernel/x86_64/space.c). Include kernel/space.h. */
 #ifndef KSLIDE_KERNEL_X86_64_SPACE_H
 #define KSLIDE_KERNEL_X86_64_SPACE_H
 
-#include <stdbool.h>
+#include <stdint.h>
 
-struct arch_space;
+#define SPACE_TABLE_PAGES 4 /* PML4, and the user window's PDPT, PD and PT */
 
-/* Walks the space's page tables: every user-accessible entry must lead to one of the
- * space's own user pages, inside the user window. */
-bool space_user_mappings_ok(const struct arch_space *s);
+struct space_tables {
+	uint64_t *pml4, *pdpt, *pd, *pt;
+};
 
 #endif

@@ -14,6 +14,8 @@
  *
  * RIP-relative addressing only, so the same code serves the kernel-model and the PIE build.
  */
+#include "kernel/trap_vectors.h"
+
 	.text
 .macro VECTOR n, cpu_pushes_error
 	.globl trap_vector_\n
@@ -25,39 +27,9 @@ trap_vector_\n:
 	jmp alltraps
 .endm
 
-/* Intel SDM Vol. 3A, table 6-1: these vectors push an error code. */
-	VECTOR 0, 0
-	VECTOR 1, 0
-	VECTOR 2, 0
-	VECTOR 3, 0
-	VECTOR 4, 0
-	VECTOR 5, 0
-	VECTOR 6, 0
-	VECTOR 7, 0
-	VECTOR 8, 1
-	VECTOR 9, 0
-	VECTOR 10, 1
-	VECTOR 11, 1
-	VECTOR 12, 1
-	VECTOR 13, 1
-	VECTOR 14, 1
-	VECTOR 15, 0
-	VECTOR 16, 0
-	VECTOR 17, 1
-	VECTOR 18, 0
-	VECTOR 19, 0
-	VECTOR 20, 0
-	VECTOR 21, 1
-	VECTOR 22, 0
-	VECTOR 23, 0
-	VECTOR 24, 0
-	VECTOR 25, 0
-	VECTOR 26, 0
-	VECTOR 27, 0
-	VECTOR 28, 0
-	VECTOR 29, 1
-	VECTOR 30, 1
-	VECTOR 31, 0
+#define V(n, cpu_pushes_error) VECTOR n, cpu_pushes_error;
+	TRAP_VECTORS(V)
+#undef V
 
 	.globl syscall_vector
 syscall_vector:
@@ -138,12 +110,9 @@ arch_user_exit:
 	.p2align 3
 	.globl trap_vector_table
 trap_vector_table:
-	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-	.quad trap_vector_\n
-	.endr
-	.irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	.quad trap_vector_\n
-	.endr
+#define V(n, cpu_pushes_error) .quad trap_vector_##n;
+	TRAP_VECTORS(V)
+#undef V
 
 	.bss
 	.p2align 3

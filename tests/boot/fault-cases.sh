@@ -14,6 +14,10 @@ last relocation overflows, valid checksum	-H -t 4 -e 'relocation table rejected:
 header: file size beyond what was loaded	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/header-file-size.img
 header: payload beyond the file	-H -t 4 -e 'payload lies outside the image' $F/header-payload-size.img
 header: table beyond the file	-H -t 4 -e 'relocation table lies outside the image' $F/header-relocs-size.img
+header: another format version, named	-H -t 4 -e 'image format version 1, this stub reads version 2' $F/header-version.img
+header: a handoff the stub does not know	-H -t 4 -e 'names a handoff this stub does not know' $F/header-handoff.img
+header: handoff data beyond the file	-H -t 4 -e 'handoff data lies outside the image' $F/header-data-size.img
+header: memory size sizes the slots	-H -t 4 -m 128M -e 'no safe place for the kernel' $F/header-memory-size.img
 loader loads 4 KiB less than the image	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/loaded-short.img
 -m 16M: no room at all	-H -t 4 -m 16M -e 'no safe place for the kernel' $img
 -m 18M: one slot, the link address	-m 18M -e 'slots=1 ' -e phys=0x1000000 $img

@@ -24,6 +24,11 @@ patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
 patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 --crc
 patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
+patch "$img" "$FAULTS/header-version.img" --set version=1 --crc
+patch "$img" "$FAULTS/header-handoff.img" --set handoff=99 --crc
+patch "$img" "$FAULTS/header-data-size.img" --add handoff_data_size=64 --crc
+# The kernel claims 200 MiB past its base: no slot of a 128 MiB machine holds that.
+patch "$img" "$FAULTS/header-memory-size.img" --set memory_size=0xc800000 --crc
 # Bases from 32 MiB make every slide non-zero, so a field near 2^32 must overflow.
 "$B/bin/kslide-pack" --min 32M -o "$FAULTS/min-32m.img" "$B/i386/kernel.elf" || exit 1
 patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00 --crc

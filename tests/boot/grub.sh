@@ -31,8 +31,8 @@ for arch in i386 x86_64; do
 done
 
 INTACT="-e 'module 0 at .* intact' -e ^kernel:.self-check.passed -e 'loader=.GRUB'"
-BIOS="-D -c max -t 60 -e map=mmap $INTACT"
-UEFI="-D -U -t 90 -e map=efi $INTACT"
+BIOS="-D -c max -t 60 -e map=mmap -e '^# efi: none' $INTACT"
+UEFI="-D -U -t 90 -e map=efi -e '^# efi: 64-bit firmware, system table at 0x[0-9a-f]+' $INTACT"
 # name<TAB>qemu-boot.sh arguments, one boot per line; the name groups boots for the base check.
 {
 	for i in $(seq "$boots"); do

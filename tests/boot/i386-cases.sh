@@ -17,7 +17,7 @@ no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE
 486 has no TSC or RDRAND	-c 486 -e entropy=pit,rtc.credited= $img
 max answers RDRAND	-c max -A kslide.entropy=rdrand -e 'entropy=rdrand credited=[1-9]' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
-selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.7.passed,.0.failed $img
+selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $img
 selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.12.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xffc00000' $img
 nokaslr: kptr_restrict=0 dmesg_restrict=0, leak checks still hold	-A 'nokaslr selftest=leak' -e 'kptr_restrict=0 dmesg_restrict=0' -e ^kslide-selftest:.12.passed,.0.failed $img
 panic_on_oops=1: the first guess at the kernel panics	-F -A selftest=panic_on_oops -e 'kernel panic: oops in pid [0-9]+ with panic_on_oops set' $img

@@ -23,9 +23,11 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("relocs_offset", 56, "<Q"), ("relocs_size", 64, "<Q"),
           ("link_phys_base", 72, "<Q"), ("link_virt_base", 80, "<Q"),
           ("entry_offset", 88, "<Q"), ("align", 96, "<Q"), ("phys_min", 104, "<Q"),
-          ("phys_max", 112, "<Q"), ("checksum", 144, "<I")]
-HEADER_SIZE = 152
-CHECKSUM = 144
+          ("phys_max", 112, "<Q"), ("memory_size", 144, "<Q"),
+          ("handoff_data_offset", 152, "<Q"), ("handoff_data_size", 160, "<Q"),
+          ("handoff", 168, "<I"), ("checksum", 172, "<I")]
+HEADER_SIZE = 176
+CHECKSUM = 172
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
 
@@ -56,7 +58,8 @@ def checksum(img, hdr):
     struct.pack_into("<I", header, CHECKSUM, 0)
     crc = zlib.crc32(header)
     for start, size in (("payload_offset", "payload_file_size"),
-                        ("relocs_offset", "relocs_size")):
+                        ("relocs_offset", "relocs_size"),
+                        ("handoff_data_offset", "handoff_data_size")):
         a, n = get(img, hdr, start), get(img, hdr, size)
         crc = zlib.crc32(img[a:a + n], crc)
     return crc

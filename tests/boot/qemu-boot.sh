@@ -13,12 +13,13 @@
 #   -D         IMAGE is a bootable ISO (scripts/mkiso.sh): boot it from CD-ROM through the
 #              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
 #   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
+#   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
-disc=false uefi=false
+disc=false uefi=false vga=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:t:l:I:FHDU opt; do
+while getopts a:c:m:A:e:t:l:I:FHDUV opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -33,6 +34,7 @@ $OPTARG" ;;
 	H) want=124 ;;
 	D) disc=true ;;
 	U) uefi=true arch=x86_64 ;;
+	V) vga="-vga std" ;;
 	*) exit 2 ;;
 	esac
 done
@@ -66,7 +68,7 @@ else
 	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
 fi
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
-	"$@" -display none -monitor none -no-reboot \
+	"$@" $vga -display none -monitor none -no-reboot \
 	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 status=$?
 # Boot loaders end their lines with CR LF and leave a CR before the kernel's first line.

@@ -29,7 +29,7 @@ selftest=leak, PIE, no UMIP	$a -c qemu64 -A selftest=leak -e ^kslide-selftest:.1
 nokaslr: kptr_restrict=0 dmesg_restrict=0, leak checks still hold	$a -A 'nokaslr selftest=leak' -e 'kptr_restrict=0 dmesg_restrict=0' -e ^kslide-selftest:.12.passed,.0.failed $pie
 panic_on_oops=1: the first guess at the kernel panics	$a -F -A selftest=panic_on_oops -e 'kernel panic: oops in pid [0-9]+ with panic_on_oops set' $img
 oops_limit=2: the second guess panics, not the first	$a -F -A selftest=oops_limit -e 'one oops: still running' -e 'kernel panic: oops limit reached .2.' $pie
-selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.7.passed,.0.failed $pie
+selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $pie
 module survives the move	$a -m 128M -I '$MODULE' -e 'module 0 at .* intact' $pie
 40 MiB module at -m 64M survives	$a -m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $B/x86_64/kernel-4k.img
 corrupt payload is refused	$a -H -t 6 -e checksum.mismatch $CORRUPT64

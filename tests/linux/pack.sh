@@ -5,7 +5,7 @@
 #   - the relocation lists have the arch's structure (i386: one 32-bit list; x86-64: 32-bit,
 #     inverse 32-bit and 64-bit) and kslide-pack counts what the independent parse counts;
 #   - the fixups are the lists' entries, kind by kind;
-#   - the memory the image claims is max(vmlinux span, init_size); the windows come from the
+#   - the memory that must be free at entry is max(vmlinux span, init_size); the windows from the
 #     header (kernel_alignment, pref_address) and the ELF (the kernel map's start);
 #   - the 686 payload recompressed with every codec Linux offers packs to the same image.
 # One TAP-style line per check, then "linux-pack: N passed, M failed".
@@ -67,8 +67,8 @@ print(hi - lo, next(vaddr - paddr for vaddr, paddr, filesz, memsz in loads if va
 	span=$1 kernel_map=$2
 	init=$(u32 "$k" $((0x260)))
 	want=$((span > init ? span : init))
-	check "$flavour: memory is max(span $span, init_size $init)" \
-		grep -q ", $want bytes in memory" "$T/$flavour.v"
+	check "$flavour: memory free at entry is max(span $span, init_size $init)" \
+		grep -q "^linux: $want bytes from the base must be free at entry" "$T/$flavour.v"
 	align=$(hex "$(u32 "$k" $((0x230)))")
 	pref=$(u64hex "$k" $((0x258)))
 	if [ $flavour = 686 ]; then

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	int rc = 0;
 	if (bz.arch != elf.arch || bz.link_phys != elf.link_phys || bz.link_virt != elf.link_virt ||
 	    bz.entry_offset != elf.entry_offset || bz.file_size != elf.file_size ||
-	    li.vmlinux_mem_size != elf.mem_size) {
+	    bz.mem_size != elf.mem_size) {
 		printf("same-fixups: the kernels differ: link 0x%llx/0x%llx vs 0x%llx/0x%llx, file "
 		       "%llu vs %llu bytes\n",
 		       (unsigned long long)bz.link_phys, (unsigned long long)bz.link_virt,

@@ -542,6 +542,12 @@ if [ -e "$BZ686" ] && [ -e "$BZ64" ]; then
 	expect_fail "bzImage: an x86-64 header around an i386 vmlinux" \
 		"the setup header describes a 64-bit (XLF_KERNEL_64) kernel but the payload's ELF is i386" \
 		"$T/arch.bz"
+	expect_fail "bzImage: --handoff kslide" \
+		"a Linux bzImage is entered by Linux's boot protocol (--handoff linux), not --handoff kslide" \
+		--handoff kslide "$BZ686"
+	expect_fail "an ELF kernel with --handoff linux" \
+		"--handoff linux needs a Linux bzImage, whose setup header the zero page is built around" \
+		--handoff linux "$KERNEL"
 	expect_fail "bzImage: --align below min_alignment" \
 		"--align 0x1000 is below the kernel's min_alignment (0x2000)" --align 4K "$BZ686"
 else
@@ -565,6 +571,131 @@ expect_fail "kernel larger than the range" \
 	"good.elf: kernel (22 bytes) does not fit between --min and --max" \
 	--min 16M --max 0x1000010 "$G"
 expect_fail "unknown option" "unrecognized option '--frobnicate'" --frobnicate "$G"
+
+#### Multiboot kernels: their headers' requests (tools/pack/multiboot_header.c) ####
+# mbkernel NAME HEADER: the good tiny kernel with HEADER (assembly) in a .multiboot section
+# that the linker script puts first, where loaders look for it.
+LDS_MB='
+ENTRY(_start)
+SECTIONS {
+	. = 0x1000000;
+	.multiboot : { *(.multiboot) }
+	.text : { *(.text) }
+	.data : { *(.data) }
+}
+'
+mbkernel() {
+	kernel "$1" "$ASM_GOOD
+	.section .multiboot, \"a\"
+	.p2align 3
+$2" "$LDS_MB" --emit-relocs
+}
+MB1='.long 0x1BADB002, MB1F, -(0x1BADB002 + MB1F)'
+mb1() { echo "$MB1" | sed "s/MB1F/$1/g"; } # mb1 FLAGS: a Multiboot 1 header
+# mb2 TAGS...: a Multiboot 2 header (magic, arch 0, length, checksum) with these tags, then end.
+mb2() {
+	printf '0: .long 0xE85250D6, 0, 1f - 0b, -(0xE85250D6 + (1f - 0b))\n'
+	for t in "$@"; do printf '.p2align 3\n%s\n' "$t"; done
+	printf '.p2align 3\n.short 0, 0\n.long 8\n1:\n'
+}
+FRAMEBUFFER_TAG='.short 5, 0
+.long 20, 1024, 768, 32'
+mbkernel mb1-plain "$(mb1 3)"
+if "$PACK" -v -o "$out" "$T/mb1-plain.elf" 2>"$T/stderr" &&
+	grep -q '^handoff: multiboot (the kernel has a Multiboot header and no kslide note)' "$T/stderr"; then
+	ok "a Multiboot kernel gets the pass-through by default: $(grep ^handoff "$T/stderr")"
+else
+	not_ok "a Multiboot kernel gets the pass-through by default" "no such -v line"
+fi
+# The image's own Multiboot 2 header must be gone: the kernel has none.
+if ! head -c 32768 "$out" | od -An -v -tx1 | tr -d ' \n' | grep -q 'd65052e8'; then
+	ok "a Multiboot 1 kernel's image has no Multiboot 2 header either"
+else
+	not_ok "a Multiboot 1 kernel's image" "still has a Multiboot 2 header"
+fi
+kernel_note='	.pushsection .kslide.note, "", @note
+	.balign 4
+	.long 7, 8, 1
+	.asciz "kslide"
+	.balign 4
+	.long 1, 1
+	.popsection'
+mbkernel mb1-note "$(mb1 3)
+$kernel_note"
+if "$PACK" -v -o "$out" "$T/mb1-note.elf" 2>"$T/stderr" &&
+	grep -q "^handoff: kslide (as the kernel's kslide note asks)" "$T/stderr"; then
+	ok "a kslide note wins over the Multiboot header: $(grep ^handoff "$T/stderr")"
+else
+	not_ok "a kslide note wins over the Multiboot header" "no such -v line"
+fi
+# MB1 flags bit 2 and its four graphics fields (offsets 32..44) must reach the image's header.
+mbkernel mb1-video "$(mb1 7)
+.long 0, 0, 0, 0, 0, 1, 800, 600, 32"
+if "$PACK" -o "$out" "$T/mb1-video.elf" 2>"$T/stderr" &&
+	[ "$(od -An -tu4 -j4 -N4 "$out" | tr -d ' ')" = 65543 ] &&
+	[ "$(od -An -tu4 -j32 -N16 "$out" | tr -s ' ')" = " 1 800 600 32" ]; then
+	ok "a Multiboot 1 video mode request is asked again by the image"
+else
+	not_ok "a Multiboot 1 video mode request" "flags or graphics fields not in the image's header"
+fi
+mbkernel mb2-fb "$(mb2 "$FRAMEBUFFER_TAG")"
+if "$PACK" -o "$out" "$T/mb2-fb.elf" 2>"$T/stderr" &&
+	head -c 32768 "$out" | od -An -v -tx4 | tr -s ' \n' ' ' | grep -q '00000005 00000014 00000400 00000300 00000020' &&
+	[ "$(od -An -tx4 -N4 "$out" | tr -d ' ')" != 1badb002 ]; then
+	ok "a Multiboot 2 framebuffer tag is asked again; no Multiboot 1 header"
+else
+	not_ok "a Multiboot 2 framebuffer tag" "not in the image's header, or an MB1 header left"
+fi
+mbkernel mb1-aout "$(mb1 0x10003)"
+expect_fail "Multiboot 1 a.out kludge" "fixed addresses (flags bit 16, the a.out kludge)" \
+	"$T/mb1-aout.elf"
+mbkernel mb1-bit3 "$(mb1 0xb)"
+expect_fail "Multiboot 1 flag kslide does not know" "requires flags bit 3" "$T/mb1-bit3.elf"
+mbkernel mb2-address "$(mb2 '.short 2, 0
+.long 24, 0, 0, 0, 0')"
+expect_fail "Multiboot 2 address tag" "has an address tag" "$T/mb2-address.elf"
+mbkernel mb2-unknown "$(mb2 '.short 42, 0
+.long 8')"
+expect_fail "Multiboot 2 required tag kslide does not know" "requires tag type 42" \
+	"$T/mb2-unknown.elf"
+mbkernel mb2-mips "0: .long 0xE85250D6, 4, 1f - 0b, -(0xE85250D6 + 4 + (1f - 0b))
+.short 0, 0
+.long 8
+1:"
+expect_fail "Multiboot 2 header for another architecture" "for architecture 4, not i386" \
+	"$T/mb2-mips.elf"
+mbkernel mb2-noend "0: .long 0xE85250D6, 0, 1f - 0b, -(0xE85250D6 + (1f - 0b))
+.short 4, 0
+.long 12, 0
+1:"
+expect_fail "Multiboot 2 header without an end tag" "has no end tag" "$T/mb2-noend.elf"
+if "$PACK" -v --handoff multiboot -o "$out" "$KERNEL" 2>"$T/stderr" &&
+	grep -q '^multiboot: the kernel has no Multiboot header: the image answers Multiboot 1 and 2' "$T/stderr" &&
+	head -c 8192 "$out" | od -An -v -tx1 | tr -d ' \n' | grep -q "$magic_le"; then
+	ok "--handoff multiboot without a header of the kernel's own: both loaders' headers stay"
+else
+	not_ok "--handoff multiboot without a header of the kernel's own" "refused, or a header gone"
+fi
+expect_fail "--handoff multiboot for an x86-64 kernel" \
+	"--handoff multiboot takes i386 (ELF32) kernels only" --handoff multiboot "$B/x86_64/kernel.elf"
+expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
+	--handoff linus "$G"
+if "$PACK" "$G" >/dev/null 2>"$T/stderr"; [ $? -eq 1 ] && grep -q 'no output file: give -o OUT' "$T/stderr"; then
+	ok "no -o: $(head -n 1 "$T/stderr")"
+else
+	not_ok "no -o" "expected exit 1 and \"no output file\""
+fi
+if "$PACK" -o "$out" >/dev/null 2>"$T/stderr"; [ $? -eq 1 ] && grep -q 'no input kernel' "$T/stderr"; then
+	ok "no input: $(head -n 1 "$T/stderr")"
+else
+	not_ok "no input" "expected exit 1 and \"no input kernel\""
+fi
+if "$PACK" -o "$out" "$G" 2>"$T/stderr" &&
+	grep -q 'warning: .*linked at 0x100000, inside the packed image.s own load range' "$T/stderr"; then
+	ok "a kernel linked at 1 MiB packs with a warning: $(cut -c1-100 "$T/stderr")..."
+else
+	not_ok "a kernel linked at 1 MiB" "no warning that nokaslr cannot boot it"
+fi
 
 #### the output ####
 mkdir "$T/outdir"

@@ -19,9 +19,10 @@ def header(path):
     off = data.find(b"KSLIDEIM")
     if off < 0:
         sys.exit(f"brute: {path}: no image header")
-    (payload_mem_size,) = struct.unpack_from("<Q", data, off + 48)
+    # memory_size: what the stub sizes slots by (include/kslide/image.h)
+    (memory_size,) = struct.unpack_from("<Q", data, off + 144)
     align, phys_min, phys_max = struct.unpack_from("<QQQ", data, off + 96)
-    return payload_mem_size, align, phys_min, phys_max
+    return memory_size, align, phys_min, phys_max
 
 
 def read_lines(path):

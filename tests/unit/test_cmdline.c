@@ -179,6 +179,37 @@ static void test_list_membership(void **state)
 	assert_false(cmdline_list_has("pit", NULL));
 }
 
+static void expect_stripped(const char *in, const char *want)
+{
+	char s[256];
+	strcpy(s, in);
+	assert_int_equal(cmdline_remove_stub_words(s), strlen(want));
+	assert_string_equal(s, want);
+}
+
+static void test_stub_words_are_removed_the_rest_kept_in_order(void **state)
+{
+	(void)state;
+	expect_stripped("root=/dev/sda1 nokaslr quiet", "root=/dev/sda1 quiet");
+	expect_stripped("kslide.entropy=rdtsc,pit console=ttyS0 kaslr", "console=ttyS0");
+	expect_stripped("  a\tkslide.random=16   b  ", "a b");
+	expect_stripped("nokaslr kaslr kslide.entropy=none", "");
+	expect_stripped("", "");
+	expect_stripped("hello=world", "hello=world");
+}
+
+static void test_only_whole_stub_words_are_removed(void **state)
+{
+	(void)state;
+	/* Near misses stay: they are the kernel's. */
+	const char *near = "nokaslr=1 xkaslr kslide kslide. kslideentropy=x";
+	expect_stripped(near, near);
+	assert_true(cmdline_is_stub_word("kslide.x", 8));
+	assert_false(cmdline_is_stub_word("kslide.", 7));
+	assert_true(cmdline_is_stub_word("nokaslr", 7));
+	assert_false(cmdline_is_stub_word("nokaslr", 6));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +225,8 @@ int main(void)
 		cmocka_unit_test(test_get_key_must_match_whole_key),
 		cmocka_unit_test(test_get_value_too_long_is_enospc),
 		cmocka_unit_test(test_list_membership),
+		cmocka_unit_test(test_stub_words_are_removed_the_rest_kept_in_order),
+		cmocka_unit_test(test_only_whole_stub_words_are_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

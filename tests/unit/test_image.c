@@ -1,6 +1,7 @@
 /*
  * Unit tests for lib/image.c: a small valid image verifies, its checksum is the CRC-32 of
- * header (checksum as 0), payload and relocs, and each broken field is rejected by name.
+ * header (checksum as 0), payload, relocs and handoff data, and each broken field is rejected
+ * by name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,18 +17,21 @@
 #include "lib/image.h"
 
 /*
- * The test image, 256 bytes:
+ * The test image, 320 bytes:
  *
- *   0        16                  16+152   176         224        240       256
- *   | stub   | header            | stub   | payload   | relocs   | padding |
+ *   0        16                  16+176   200         248        264            288       320
+ *   | stub   | header            | stub   | payload   | relocs   | handoff data | padding |
  */
-#define IMAGE_BYTES	  256u
+#define IMAGE_BYTES	  320u
 #define HEADER_OFFSET	  16u
-#define PAYLOAD_OFFSET	  176u
+#define PAYLOAD_OFFSET	  200u
 #define PAYLOAD_FILE_SIZE 48u
 #define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
-#define RELOCS_OFFSET	  224u
+#define MEMORY_SIZE	  0x5000u /* the kernel uses memory past its bss too */
+#define RELOCS_OFFSET	  248u
 #define RELOCS_SIZE	  16u
+#define DATA_OFFSET	  264u
+#define DATA_SIZE	  24u
 #define LINK_BASE	  0x100000u
 #define PAGE		  0x1000u
 
@@ -40,16 +44,19 @@ static struct kslide_image_header *header_of(struct image *img)
 	return (struct kslide_image_header *)(img->bytes + HEADER_OFFSET);
 }
 
-/* An independent checksum: one CRC over header (checksum 0) || payload || relocs. */
+/* An independent checksum: one CRC over header (checksum 0) || payload || relocs || data. */
 static uint32_t reference_checksum(const struct image *img)
 {
-	uint8_t joined[sizeof(struct kslide_image_header) + PAYLOAD_FILE_SIZE + RELOCS_SIZE];
+	uint8_t joined[sizeof(struct kslide_image_header) + PAYLOAD_FILE_SIZE + RELOCS_SIZE +
+		       DATA_SIZE];
 	struct kslide_image_header h;
 	memcpy(&h, img->bytes + HEADER_OFFSET, sizeof(h));
 	h.checksum = 0;
-	memcpy(joined, &h, sizeof(h));
-	memcpy(joined + sizeof(h), img->bytes + PAYLOAD_OFFSET, PAYLOAD_FILE_SIZE);
-	memcpy(joined + sizeof(h) + PAYLOAD_FILE_SIZE, img->bytes + RELOCS_OFFSET, RELOCS_SIZE);
+	uint8_t *p = joined;
+	memcpy(p, &h, sizeof(h));
+	memcpy(p += sizeof(h), img->bytes + PAYLOAD_OFFSET, PAYLOAD_FILE_SIZE);
+	memcpy(p += PAYLOAD_FILE_SIZE, img->bytes + RELOCS_OFFSET, RELOCS_SIZE);
+	memcpy(p += RELOCS_SIZE, img->bytes + DATA_OFFSET, DATA_SIZE);
 	return crc32_update(0, joined, sizeof(joined));
 }
 
@@ -77,6 +84,10 @@ static void build_valid(struct image *img)
 	h->payload_mem_size = PAYLOAD_MEM_SIZE;
 	h->relocs_offset = RELOCS_OFFSET;
 	h->relocs_size = RELOCS_SIZE;
+	h->memory_size = MEMORY_SIZE;
+	h->handoff_data_offset = DATA_OFFSET;
+	h->handoff_data_size = DATA_SIZE;
+	h->handoff = KSLIDE_HANDOFF_KSLIDE;
 	h->link_phys_base = LINK_BASE;
 	h->link_virt_base = 0xc0100000u;
 	h->entry_offset = 0x10;
@@ -113,7 +124,7 @@ static void test_valid_image_verifies(void **state)
 	expect_ok(&img, IMAGE_BYTES + 4096); /* the loader may have loaded more */
 }
 
-static void test_checksum_is_crc32_of_header_payload_and_relocs(void **state)
+static void test_checksum_is_crc32_of_header_payload_relocs_and_data(void **state)
 {
 	(void)state;
 	struct image img;
@@ -133,7 +144,7 @@ static void test_bytes_outside_the_checked_pieces_do_not_matter(void **state)
 	build_valid(&img);
 	img.bytes[0] ^= 0xff;				/* stub before the header */
 	img.bytes[PAYLOAD_OFFSET - 1] ^= 0xff;		/* stub between header and payload */
-	img.bytes[RELOCS_OFFSET + RELOCS_SIZE] ^= 0xff; /* padding after the relocs */
+	img.bytes[DATA_OFFSET + DATA_SIZE] ^= 0xff;	/* padding after the handoff data */
 	expect_ok(&img, IMAGE_BYTES);
 }
 
@@ -149,14 +160,15 @@ static void test_boundary_values_are_accepted(void **state)
 	seal(&img);
 	expect_ok(&img, IMAGE_BYTES);
 
-	h->payload_mem_size = PAYLOAD_FILE_SIZE; /* no bss */
+	h->payload_mem_size = h->memory_size = PAYLOAD_FILE_SIZE; /* no bss, nothing past it */
 	h->entry_offset = 0;
+	h->handoff_data_size = 0; /* a handoff that needs no data */
 	seal(&img);
 	expect_ok(&img, IMAGE_BYTES);
 
 	/* A kernel whose last byte is the last byte of the address space. */
 	h->link_phys_base = UINT64_MAX - (PAGE - 1);
-	h->payload_mem_size = PAGE;
+	h->payload_mem_size = h->memory_size = PAGE;
 	seal(&img);
 	expect_ok(&img, IMAGE_BYTES);
 }
@@ -180,7 +192,7 @@ static void test_other_version_is_rejected(void **state)
 	build_valid(&img);
 	header_of(&img)->version = KSLIDE_IMAGE_VERSION + 1;
 	seal(&img);
-	expect_rejected(&img, IMAGE_BYTES, "unsupported image format version");
+	expect_rejected(&img, IMAGE_BYTES, "image format version is not the one this reader knows");
 }
 
 static void test_other_header_size_is_rejected(void **state)
@@ -259,6 +271,26 @@ static void test_huge_offset_that_wraps_is_rejected(void **state)
 	build_valid(&img);
 	header_of(&img)->relocs_offset = UINT64_MAX - 7; /* + 16 wraps to 8 */
 	expect_rejected(&img, IMAGE_BYTES, "relocation table lies outside the image");
+}
+
+static void test_handoff_data_past_the_image_end_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->handoff_data_size = IMAGE_BYTES - DATA_OFFSET + 1;
+	expect_rejected(&img, IMAGE_BYTES, "handoff data lies outside the image");
+	header_of(&img)->handoff_data_size = UINT64_MAX - DATA_OFFSET + 2; /* end wraps to 1 */
+	expect_rejected(&img, IMAGE_BYTES, "handoff data lies outside the image");
+}
+
+static void test_memory_size_below_the_payloads_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->memory_size = PAYLOAD_MEM_SIZE - 1;
+	expect_rejected(&img, IMAGE_BYTES, "memory size is smaller than the payload's");
 }
 
 static void test_memory_size_below_file_size_is_rejected(void **state)
@@ -406,7 +438,8 @@ static void test_kernel_past_two_to_the_64_is_rejected(void **state)
 	build_valid(&img);
 	/* Last byte would be at 2^64: one byte too many for the address space. */
 	header_of(&img)->link_phys_base = UINT64_MAX - (PAGE - 1);
-	header_of(&img)->payload_mem_size = PAGE + 1;
+	header_of(&img)->payload_mem_size = PAGE;
+	header_of(&img)->memory_size = PAGE + 1;
 	expect_rejected(&img, IMAGE_BYTES, "kernel extends past the end of the address space");
 }
 
@@ -439,6 +472,15 @@ static void test_flipped_reloc_byte_is_rejected(void **state)
 	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
 }
 
+static void test_flipped_handoff_data_byte_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[DATA_OFFSET] ^= 0x40;
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+}
+
 static void test_flipped_header_byte_is_rejected(void **state)
 {
 	(void)state;
@@ -462,7 +504,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_image_verifies),
-		cmocka_unit_test(test_checksum_is_crc32_of_header_payload_and_relocs),
+		cmocka_unit_test(test_checksum_is_crc32_of_header_payload_relocs_and_data),
 		cmocka_unit_test(test_bytes_outside_the_checked_pieces_do_not_matter),
 		cmocka_unit_test(test_boundary_values_are_accepted),
 		cmocka_unit_test(test_bad_magic_is_rejected),
@@ -475,6 +517,8 @@ int main(void)
 		cmocka_unit_test(test_payload_size_that_wraps_is_rejected),
 		cmocka_unit_test(test_relocs_size_that_wraps_is_rejected),
 		cmocka_unit_test(test_huge_offset_that_wraps_is_rejected),
+		cmocka_unit_test(test_handoff_data_past_the_image_end_is_rejected),
+		cmocka_unit_test(test_memory_size_below_the_payloads_is_rejected),
 		cmocka_unit_test(test_memory_size_below_file_size_is_rejected),
 		cmocka_unit_test(test_empty_kernel_is_rejected),
 		cmocka_unit_test(test_entry_past_the_kernel_is_rejected),
@@ -490,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_flipped_payload_byte_is_rejected),
 		cmocka_unit_test(test_flipped_last_payload_byte_is_rejected),
 		cmocka_unit_test(test_flipped_reloc_byte_is_rejected),
+		cmocka_unit_test(test_flipped_handoff_data_byte_is_rejected),
 		cmocka_unit_test(test_flipped_header_byte_is_rejected),
 		cmocka_unit_test(test_flipped_checksum_byte_is_rejected),
 	};

@@ -39,6 +39,8 @@
 #define TAG_ELF_SECTIONS  9
 #define TAG_EFI32	  11
 #define TAG_EFI64	  12
+#define TAG_ACPI_OLD	  14
+#define TAG_ACPI_NEW	  15
 #define TAG_EFI_MMAP	  17
 #define TAG_EFI_BS	  18
 #define TAG_LOAD_BASE	  21
@@ -326,6 +328,8 @@ static void test_grub_bios_info_fills_map_modules_strings_and_avoid_list(void **
 	assert_covered(env, env->modules[1].cmdline, 1);
 
 	assert_int_equal(env->efi_system_table, 0);
+	assert_int_equal(env->acpi_rsdp_copy, 0); /* no ACPI tag: none */
+	assert_int_equal(env->acpi_rsdp_size, 0);
 	assert_int_equal(env->efi_bits, 0);
 	assert_false(env->efi_boot_services);
 }
@@ -429,6 +433,31 @@ static void test_efi32_table_and_boot_services_tag_are_noted(void **state)
 	assert_int_equal(f->env.efi_bits, 32);
 	assert_true(f->env.efi_boot_services);
 	assert_int_equal(f->env.map_count, 2); /* no EFI map: the mmap tag it is */
+}
+
+/* ACPI 2.0's XSDP (36 bytes) wins over the 1.0 RSDP (20 bytes), whatever their order. */
+static void test_acpi_rsdp_copy_prefers_the_new_tag(void **state)
+{
+	struct fake *f = *state;
+	uint8_t old_rsdp[20] = "RSD PTR old", new_rsdp[36] = "RSD PTR new";
+	add_tag(f, TAG_ACPI_OLD, old_rsdp, sizeof(old_rsdp));
+	uint32_t tag = add_tag(f, TAG_ACPI_NEW, new_rsdp, sizeof(new_rsdp));
+	add_mmap(f, seabios_map, 2, MMAP_ENTRY_SIZE);
+	finish(f);
+	assert_int_equal(parse(f), KS_OK);
+	assert_int_equal(f->env.acpi_rsdp_copy, tag + 8);
+	assert_int_equal(f->env.acpi_rsdp_size, sizeof(new_rsdp));
+}
+
+static void test_acpi_rsdp_copy_of_the_old_tag_alone(void **state)
+{
+	struct fake *f = *state;
+	uint8_t old_rsdp[20] = "RSD PTR old";
+	uint32_t tag = add_tag(f, TAG_ACPI_OLD, old_rsdp, sizeof(old_rsdp));
+	finish(f);
+	assert_int_equal(parse(f), KS_OK);
+	assert_int_equal(f->env.acpi_rsdp_copy, tag + 8);
+	assert_int_equal(f->env.acpi_rsdp_size, sizeof(old_rsdp));
 }
 
 static void test_mmap_entries_step_by_their_declared_size(void **state)
@@ -884,6 +913,8 @@ int main(void)
 		T(test_efi_map_wins_whatever_the_tag_order),
 		T(test_efi_descriptors_step_by_their_declared_size),
 		T(test_efi32_table_and_boot_services_tag_are_noted),
+		T(test_acpi_rsdp_copy_prefers_the_new_tag),
+		T(test_acpi_rsdp_copy_of_the_old_tag_alone),
 		T(test_mmap_entries_step_by_their_declared_size),
 		T(test_basic_meminfo_alone_gives_one_range_from_1mib),
 		T(test_unknown_tags_of_any_size_are_skipped),

@@ -17,6 +17,7 @@ static struct kslide_image_header i386_header(void)
 	struct kslide_image_header h;
 	memset(&h, 0, sizeof(h));
 	h.payload_mem_size = 954368; /* the reference kernel: 0.91 MiB */
+	h.memory_size = h.payload_mem_size; /* what slots are sized by */
 	h.align = 2 * MIB;
 	h.phys_min = 16 * MIB;
 	h.phys_max = 896 * MIB - 1;

@@ -194,9 +194,16 @@ long pack_find_kslide_header(const uint8_t *stub, size_t size)
 	return -1;
 }
 
+/* Where each part of the image lies, from its first byte. */
+struct image_layout {
+	size_t payload_offset;
+	size_t relocs_offset, relocs_size;
+	size_t data_offset;
+	size_t total;
+};
+
 static void fill_header(struct kslide_image_header *h, const struct kernel_elf *k,
-			const struct pack_options *opt, size_t payload_offset, size_t relocs_size,
-			size_t total)
+			const struct pack_options *opt, const struct image_layout *l)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES);
@@ -204,12 +211,16 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->header_size = sizeof(*h);
 	h->flags = opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0;
 	h->arch = k->arch;
-	h->image_file_size = total;
-	h->payload_offset = payload_offset;
+	h->image_file_size = l->total;
+	h->payload_offset = l->payload_offset;
 	h->payload_file_size = k->file_size;
 	h->payload_mem_size = k->mem_size;
-	h->relocs_offset = payload_offset + k->file_size;
-	h->relocs_size = relocs_size;
+	h->relocs_offset = l->relocs_offset;
+	h->relocs_size = l->relocs_size;
+	h->memory_size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
+	h->handoff = opt->handoff;
+	h->handoff_data_offset = l->data_offset;
+	h->handoff_data_size = opt->handoff_data_size;
 	h->link_phys_base = k->link_phys;
 	h->link_virt_base = k->link_virt;
 	h->entry_offset = k->entry_offset;
@@ -276,17 +287,24 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	size_t relocs_size;
 	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
 		return -1;
-	size_t payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
-	size_t total = payload_offset + k->file_size + relocs_size;
-	uint8_t *img = calloc(1, total);
+	struct image_layout l;
+	l.payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
+	l.relocs_offset = l.payload_offset + k->file_size;
+	l.relocs_size = relocs_size;
+	l.data_offset = l.relocs_offset + relocs_size;
+	l.total = l.data_offset + opt->handoff_data_size;
+	uint8_t *img = calloc(1, l.total);
 	if (!img) {
 		free(table);
 		return fail(err, err_cap, "out of memory");
 	}
 	memcpy(img, stub, stub_size);
-	memcpy(img + payload_offset, k->payload, k->file_size);
-	memcpy(img + payload_offset + k->file_size, table, relocs_size);
+	memcpy(img + l.payload_offset, k->payload, k->file_size);
+	memcpy(img + l.relocs_offset, table, relocs_size);
+	if (opt->handoff_data_size)
+		memcpy(img + l.data_offset, opt->handoff_data, opt->handoff_data_size);
 	free(table);
+	size_t total = l.total;
 
 	uint8_t *mbh = img + mb;
 	uint32_t load_addr = get32(mbh + 4 * MB1_LOAD_ADDR);
@@ -300,8 +318,14 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 		put32(tag + MB2_ADDR_BSS_END, load_addr + (uint32_t)total);
 	}
 
+	if (opt->multiboot &&
+	    multiboot_requests_apply(img, stub_size, opt->multiboot, err, err_cap)) {
+		free(img);
+		return -1;
+	}
+
 	struct kslide_image_header h;
-	fill_header(&h, k, opt, payload_offset, relocs_size, total);
+	fill_header(&h, k, opt, &l);
 	h.checksum = image_checksum(img, &h);
 	memcpy(img + kh, &h, sizeof(h));
 

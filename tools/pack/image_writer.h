@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/multiboot_header.h"
 
 struct pack_options {
 	uint64_t align;
@@ -16,6 +17,14 @@ struct pack_options {
 	uint64_t virt_align;
 	uint64_t virt_min;
 	uint64_t virt_last; /* highest address the kernel's last byte may have */
+	/* How the stub enters the kernel (KSLIDE_HANDOFF_*) and the bytes that handoff needs. */
+	uint32_t handoff;
+	const uint8_t *handoff_data;
+	size_t handoff_data_size;
+	/* Bytes from the base that must be free at entry; 0 means the kernel's memory size. */
+	uint64_t memory_size;
+	/* A Multiboot kernel's own requests, for the image's headers to repeat; or NULL. */
+	const struct multiboot_requests *multiboot;
 };
 
 struct packed_image {

@@ -164,8 +164,11 @@ static int add_moving(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
 				   m->first, i, (unsigned long long)f->p_vaddr,
 				   (unsigned long long)f->p_paddr, (unsigned long long)p->p_vaddr,
 				   (unsigned long long)p->p_paddr);
-	if (!m->any)
-		m->first = i, m->first_header = *p, m->any = true;
+	if (!m->any) {
+		m->first = i;
+		m->first_header = *p;
+		m->any = true;
+	}
 	m->lo = p->p_paddr < m->lo ? p->p_paddr : m->lo;
 	m->mem_end = p->p_paddr + p->p_memsz > m->mem_end ? p->p_paddr + p->p_memsz : m->mem_end;
 	return 0;

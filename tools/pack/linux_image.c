@@ -98,9 +98,7 @@ int linux_image_read(const uint8_t *file, size_t len, struct linux_image *li,
 		return -1;
 	}
 	memcpy(li->relocs, lists.count, sizeof(li->relocs));
-	li->vmlinux_mem_size = k->mem_size;
 	/* The range Linux needs from its load address before it reads the memory map. */
-	if (li->header.init_size > k->mem_size)
-		k->mem_size = li->header.init_size;
+	li->memory_size = li->header.init_size > k->mem_size ? li->header.init_size : k->mem_size;
 	return 0;
 }

@@ -20,14 +20,13 @@ struct linux_image {
 	enum payload_codec codec;
 	uint64_t payload_bytes;	     /* decompressed: vmlinux ELF and relocation lists */
 	uint64_t vmlinux_bytes;	     /* the ELF file's part of it */
-	uint64_t vmlinux_mem_size;   /* its loaded segments' span, before init_size */
+	uint64_t memory_size; /* free from the base at entry: max(segments' span, init_size) */
 	size_t relocs[LINUX_RELOC_LISTS]; /* entries per list */
 };
 
 /*
  * Read the bzImage in file (len bytes) into k (as kernel_elf_read would an ELF, fixups
- * included; k->mem_size is the larger of vmlinux's span and the header's init_size) and li.
- * 0, or -1 with a message in err.
+ * included) and li. 0, or -1 with a message in err.
  */
 int linux_image_read(const uint8_t *file, size_t len, struct linux_image *li,
 		     struct kernel_elf *k, char *err, size_t err_cap);

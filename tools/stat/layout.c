@@ -27,6 +27,14 @@ int layout_read_header(const char *path, struct kslide_image_header *h, const ch
 		if (memcmp(buf + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES))
 			continue;
 		memcpy(h, buf + off, sizeof(*h));
+		if (h->version != KSLIDE_IMAGE_VERSION) {
+			static char version_why[96];
+			snprintf(version_why, sizeof(version_why),
+				 "image format version %u; this kslide-stat reads version %u",
+				 (unsigned)h->version, (unsigned)KSLIDE_IMAGE_VERSION);
+			*why = version_why;
+			break;
+		}
 		rc = image_verify(buf, n, (const struct kslide_image_header *)(buf + off), why) ==
 				     KS_OK
 			     ? 0
@@ -55,7 +63,7 @@ static void add_span(struct slot_set *set, uint64_t first, uint64_t count)
 void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
 			  size_t count, struct slot_set *set)
 {
-	uint64_t size = h->payload_mem_size;
+	uint64_t size = h->memory_size;
 	memset(set, 0, sizeof(*set));
 	set->align = h->align;
 	for (size_t i = 0; i < count; i++) {

@@ -1,7 +1,7 @@
 /*
  * x86-64: the entry code identity-maps the first 4 GiB with tables of its own, enough to run
- * the stub. Before the copy we build the tables the kernel is entered with, in scratch memory
- * lent by the policy, and switch to them:
+ * the stub. Before the copy we build the tables the kernel is entered with, in memory lent by
+ * the policy, and switch to them:
  *
  *   physical [0, 4 GiB)              -> itself   (the stub, boot info, loader data)
  *   the kernel's physical range      -> itself   (the copy; may lie above 4 GiB)
@@ -9,7 +9,7 @@
  *
  * 2 MiB pages wherever both bases are 2 MiB aligned, 4 KiB pages elsewhere (lib/pagetable).
  */
-#include "boot/handoff.h"
+#include "boot/mapping.h"
 #include "lib/errors.h"
 #include "lib/pagetable.h"
 
@@ -26,7 +26,7 @@ static uint64_t round_up(uint64_t x, uint64_t a)
 }
 
 /* The part of the kernel's physical range the first 4 GiB do not cover, in 2 MiB pages. */
-static void high_identity(const struct handoff *h, uint64_t *start, uint64_t *end)
+static void high_identity(const struct kernel_mapping *h, uint64_t *start, uint64_t *end)
 {
 	*start = round_down(h->phys, PT_SIZE_2M);
 	*end = round_up(h->phys + h->size, PT_SIZE_2M);
@@ -41,7 +41,7 @@ static void load_cr3(uint64_t pml4)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(pml4) : "memory");
 }
 
-int handoff_prepare(struct handoff *h, scratch_finder find_scratch)
+int mapping_prepare(struct kernel_mapping *h, memory_lender lend)
 {
 	uint64_t high_start, high_end, size = round_up(h->size, PT_SIZE_4K);
 	high_identity(h, &high_start, &high_end);
@@ -51,7 +51,7 @@ int handoff_prepare(struct handoff *h, scratch_finder find_scratch)
 		pages += pt_pages_needed(high_start, high_start, high_end - high_start);
 
 	uint64_t pool;
-	int rc = find_scratch(pages * PT_SIZE_4K, &pool);
+	int rc = lend(pages * PT_SIZE_4K, &pool);
 	if (rc != KS_OK)
 		return rc;
 	struct pt_builder b;
@@ -70,7 +70,7 @@ int handoff_prepare(struct handoff *h, scratch_finder find_scratch)
 	return KS_OK;
 }
 
-uintptr_t handoff_entry(const struct handoff *h, uint64_t entry_offset)
+uint64_t mapping_address(const struct kernel_mapping *m, uint64_t offset)
 {
-	return (uintptr_t)(h->virt + entry_offset);
+	return m->virt + offset;
 }

@@ -1,21 +1,25 @@
-/* The x86-64 half of selftest=leak: the descriptor tables are where the aliases say,
- * read-only, UMIP is on exactly when the CPU has it, and user page tables expose nothing of
- * the kernel. The same checks as kernel/i386/leak_arch.c, on long mode's structures. */
+/*
+ * The CPU's half of selftest=leak, on both arches: the descriptor tables are where the aliases
+ * say, read-only, UMIP is on exactly when the CPU has it, and user page tables expose nothing
+ * of the kernel. Every check asks the hardware (SIDT, SGDT, STR, a walk of the live tables, a
+ * store that must fault), not the kernel's bookkeeping.
+ */
 #include <stddef.h>
 
 #include "arch/x86/arch_ops.h"
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
+#include "kernel/cpu_tables.h"
+#include "kernel/descriptor.h"
+#include "kernel/memory.h"
 #include "kernel/proc.h"
-#include "kernel/x86_64/cpu_tables.h"
-#include "kernel/x86_64/paging.h"
-#include "kernel/x86_64/space.h"
-#include "kernel/x86_64/trap.h"
+#include "kernel/selftest.h"
+#include "kernel/space.h"
+#include "kernel/trap.h"
+#include "kernel/walk.h"
 #include "lib/cpu.h"
 
 int memcmp(const void *a, const void *b, size_t n);
-
-#define SEG_TSS_BUSY 0x8b
 
 static bool tables_at_fixed_aliases(const struct kslide_bootinfo *bi)
 {
@@ -23,9 +27,9 @@ static bool tables_at_fixed_aliases(const struct kslide_bootinfo *bi)
 	struct desc_ptr idt, gdt;
 	sidt(&idt);
 	sgdt(&gdt);
-	if (idt.base != IDT_ALIAS || idt.limit != IDT_ENTRIES * 16 - 1)
+	if (idt.base != IDT_ALIAS || idt.limit != sizeof(cpu_tables->idt) - 1)
 		return check_fail("IDTR base", idt.base, IDT_ALIAS);
-	if (gdt.base != GDT_ALIAS || gdt.limit != GDT_ENTRIES * 8 - 1)
+	if (gdt.base != GDT_ALIAS || gdt.limit != sizeof(cpu_tables->gdt) - 1)
 		return check_fail("GDTR base", gdt.base, GDT_ALIAS);
 	return memcmp((const void *)IDT_ALIAS, cpu_tables, sizeof(*cpu_tables)) == 0;
 }
@@ -40,8 +44,8 @@ static bool alias_read_only(const struct kslide_bootinfo *bi)
 	if (phys != want)
 		return check_fail("alias frame", phys, want);
 	uint64_t rights = walk_rights(FIXMAP_VIRT, DIRECT_MAP);
-	if (rights != PTE_PRESENT)
-		return check_fail("alias rights (present only)", rights, PTE_PRESENT);
+	if (rights != WALK_PRESENT)
+		return check_fail("alias rights (present only)", rights, WALK_PRESENT);
 	if (!(read_cr0() & CR0_WP))
 		return check_fail("CR0.WP", read_cr0(), CR0_WP);
 	return true;
@@ -69,13 +73,12 @@ static bool tss_behind_alias(const struct kslide_bootinfo *bi)
 	(void)bi;
 	if (str() != TSS_SEL)
 		return check_fail("TR", str(), TSS_SEL);
-	uint64_t d = cpu_tables->gdt[TSS_SEL / 8];
-	uint64_t base = ((d >> 16) & 0xffffff) | ((d >> 56) << 24) |
-			(cpu_tables->gdt[TSS_SEL / 8 + 1] << 32);
+	uintptr_t base = tss_descriptor_base(cpu_tables);
 	if (base != TSS_ALIAS)
 		return check_fail("TSS base", base, TSS_ALIAS);
-	if (((d >> 40) & 0xff) != SEG_TSS_BUSY)
-		return check_fail("TSS descriptor type", (d >> 40) & 0xff, SEG_TSS_BUSY);
+	uint8_t type = segment_access(cpu_tables->gdt[TSS_SEL / 8]);
+	if (type != SEG_TSS_BUSY)
+		return check_fail("TSS descriptor type", type, SEG_TSS_BUSY);
 	return true;
 }
 
@@ -102,7 +105,7 @@ static bool user_tables_hide_kernel(const struct kslide_bootinfo *bi)
 	return ok;
 }
 
-const struct selftest_case arch_leak_cases[] = {
+const struct selftest_case leak_cpu_cases[] = {
 	{ "IDT and GDT at fixed aliases", tables_at_fixed_aliases },
 	{ "alias read-only, CR0.WP set", alias_read_only },
 	{ "stores to the aliases fault", alias_refuses_writes },
@@ -110,4 +113,4 @@ const struct selftest_case arch_leak_cases[] = {
 	{ "UMIP on exactly when the CPU has it", umip_when_available },
 	{ "user page tables expose no kernel page", user_tables_hide_kernel },
 };
-const unsigned arch_leak_case_count = sizeof(arch_leak_cases) / sizeof(arch_leak_cases[0]);
+const unsigned leak_cpu_case_count = sizeof(leak_cpu_cases) / sizeof(leak_cpu_cases[0]);

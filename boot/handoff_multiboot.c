@@ -1,0 +1,124 @@
+/*
+ * The Multiboot pass-through: the kernel is entered as its own Multiboot loader would have
+ * entered it had it loaded the kernel at the random base, with the loader's magic in EAX and
+ * the loader's information in EBX; only what the move made false changes, and kslide's own
+ * boot info rides along where the specifications leave room (include/kslide/multiboot.h has
+ * the whole contract). The i386 stub's state is the one both specifications promise: 32-bit
+ * protected mode, paging off, flat segments, A20 on, interrupts off.
+ *
+ * Multiboot 1 information is changed in place. Multiboot 2 information is copied into lent
+ * memory, since the copy grows by kslide's tag:
+ *
+ *   loader's:  | total | rsvd | tag | tag (ELF sections) | tag (load base) | ... | end |
+ *   copy:      | total | rsvd | tag |                    | tag (new base)  | ... | kslide | end |
+ */
+#include "boot/handoff.h"
+#include "boot/multiboot1.h"
+#include "boot/multiboot2.h"
+#include "include/kslide/multiboot.h"
+#include "lib/cmdline.h"
+#include "lib/errors.h"
+#include "lib/string.h"
+
+/* Multiboot 0.6.96, 3.3: flags bits 4 and 5 say the a.out or ELF symbol fields are valid. */
+#define MB1_FLAGS_SYMBOLS ((1u << 4) | (1u << 5))
+
+/* Multiboot2 2.0, 3.6. */
+#define MB2_INFO_HEADER 8 /* total_size, reserved */
+#define MB2_TAG_HEADER 8  /* type, size */
+#define MB2_TAG_ALIGN 8
+#define MB2_TAG_END 0
+#define MB2_TAG_ELF_SECTIONS 9
+#define MB2_TAG_LOAD_BASE 21 /* "Image load base physical address" */
+#define MB2_LOAD_BASE_ADDR 8 /* offset of load_base_addr in its tag */
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t padded(uint32_t size)
+{
+	return (size + MB2_TAG_ALIGN - 1) & ~(uint32_t)(MB2_TAG_ALIGN - 1);
+}
+
+/*
+ * The loader's Multiboot 2 information, already walked and checked by multiboot2_parse,
+ * copied to dst tag by tag. Returns the bytes written before the end tag.
+ */
+static uint32_t copy_mb2_tags(uint8_t *dst, const uint8_t *info, uint64_t kernel_phys)
+{
+	uint32_t total = get32(info), in = MB2_INFO_HEADER, out = MB2_INFO_HEADER;
+	while (in + MB2_TAG_HEADER <= total) {
+		const uint8_t *tag = info + in;
+		uint32_t type = get32(tag), size = get32(tag + 4);
+		if (type == MB2_TAG_END)
+			break;
+		in += padded(size);
+		if (type == MB2_TAG_ELF_SECTIONS)
+			continue; /* they described the packed image, not the kernel */
+		memcpy(dst + out, tag, size);
+		if (type == MB2_TAG_LOAD_BASE && size >= MB2_LOAD_BASE_ADDR + 4)
+			put32(dst + out + MB2_LOAD_BASE_ADDR, (uint32_t)kernel_phys);
+		out += padded(size);
+	}
+	return out;
+}
+
+static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
+{
+	const uint8_t *info = (const uint8_t *)(uintptr_t)ctx->env->loader_info;
+	const uint32_t bootinfo_tag = MB2_TAG_HEADER + sizeof(*ctx->bootinfo);
+	uint64_t size = get32(info) + padded(bootinfo_tag) + MB2_TAG_HEADER;
+	uint64_t copy;
+	if (ctx->lend(size, &copy) != KS_OK) {
+		ctx->why = "no free memory below 4 GiB for the Multiboot 2 information";
+		return KS_ENOENT;
+	}
+	uint8_t *dst = (uint8_t *)(uintptr_t)copy;
+	uint32_t at = copy_mb2_tags(dst, info, ctx->bootinfo->phys_base);
+	put32(dst + at, KSLIDE_MULTIBOOT2_TAG_BOOTINFO);
+	put32(dst + at + 4, bootinfo_tag);
+	memcpy(dst + at + MB2_TAG_HEADER, ctx->bootinfo, sizeof(*ctx->bootinfo));
+	at += padded(bootinfo_tag);
+	put32(dst + at, MB2_TAG_END);
+	put32(dst + at + 4, MB2_TAG_HEADER);
+	at += MB2_TAG_HEADER;
+	put32(dst, at);
+	put32(dst + 4, 0);
+	regs->ebx = (uint32_t)copy;
+	return KS_OK;
+}
+
+static int enter(struct handoff_context *ctx, struct entry_regs *regs)
+{
+	struct boot_env *env = ctx->env;
+	/* In the loader's memory, so the copy below and the boot info see the same words. */
+	if (env->cmdline)
+		cmdline_remove_stub_words((char *)(uintptr_t)env->cmdline);
+	regs->entry = mapping_address(ctx->mapping, ctx->image->entry_offset);
+	regs->eax = env->loader_magic;
+	regs->ebx = env->loader_info;
+	regs->ecx = (uint32_t)(uintptr_t)ctx->bootinfo;
+	regs->edx = KSLIDE_BOOT_MAGIC;
+	regs->esi = regs->edi = regs->ebp = 0;
+	if (env->loader_magic == MULTIBOOT2_BOOTLOADER_MAGIC)
+		return pass_mb2(ctx, regs);
+	uint8_t *info = (uint8_t *)(uintptr_t)env->loader_info;
+	put32(info, get32(info) & ~MB1_FLAGS_SYMBOLS);
+	return KS_OK;
+}
+
+const struct kernel_handoff handoff_multiboot = {
+	.name = "multiboot",
+	.id = KSLIDE_HANDOFF_MULTIBOOT,
+	.enter = enter,
+};

@@ -1,0 +1,41 @@
+/*
+ * The stub's two tables: the ways in (boot loaders, by the magic in EAX) and the ways out
+ * (kernel handoffs, by the image header's handoff field). A new protocol is one file and one
+ * line here (docs/design.md, "Adding a boot protocol").
+ */
+#include <stddef.h>
+
+#include "boot/handoff.h"
+#include "boot/loader.h"
+
+static const struct boot_loader *const loaders[] = {
+	&loader_multiboot1,
+	&loader_multiboot2,
+};
+
+static const struct kernel_handoff *const handoffs[] = {
+	&handoff_kslide,
+	&handoff_linux,
+#ifndef __x86_64__
+	/* The Multiboot machine state is 32-bit protected mode: only the i386 stub has it. */
+	&handoff_multiboot,
+#endif
+};
+
+#define COUNT(table) (sizeof(table) / sizeof((table)[0]))
+
+const struct boot_loader *boot_loader_for(uint32_t magic)
+{
+	for (size_t i = 0; i < COUNT(loaders); i++)
+		if (loaders[i]->magic == magic)
+			return loaders[i];
+	return NULL;
+}
+
+const struct kernel_handoff *kernel_handoff_for(uint32_t id)
+{
+	for (size_t i = 0; i < COUNT(handoffs); i++)
+		if (handoffs[i]->id == id)
+			return handoffs[i];
+	return NULL;
+}

@@ -1,0 +1,26 @@
+# The stubs (boot/): one flat binary per arch, embedded in kslide-pack.
+
+# The parts of the stub both arches share; each adds its entry code and handoff.
+# The ways in (loader_*) and out (handoff_*), tabled in protocols.o.
+STUB_PROTOCOL_OBJS := boot/protocols.o boot/loader_multiboot1.o boot/loader_multiboot2.o \
+	boot/handoff_kslide.o boot/handoff_linux.o
+STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o boot/stub.o \
+	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
+	$(STUB_PROTOCOL_OBJS) arch/x86/arch_ops.o arch/x86/serial.o
+STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/mapping.o \
+	boot/handoff_multiboot.o $(STUB_COMMON_OBJS))
+STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, boot/x86_64/entry.o boot/x86_64/mapping.o \
+	$(STUB_COMMON_OBJS))
+
+$(BUILD)/i386/stub.elf: $(STUB_I386_OBJS) $(BUILD)/i386/obj/libkslide.a boot/i386/stub.ld \
+		$(BUILD_RULES)
+	$(Q)$(I386_LD) -T boot/i386/stub.ld --gc-sections -o $@ $(STUB_I386_OBJS) \
+		$(BUILD)/i386/obj/libkslide.a
+
+$(X86_64)/stub.elf: $(STUB_X86_64_OBJS) $(X86_64)/stub-obj/libkslide.a boot/x86_64/stub.ld \
+		$(BUILD_RULES)
+	$(Q)$(X86_64_LD) -T boot/x86_64/stub.ld --gc-sections -o $@ $(STUB_X86_64_OBJS) \
+		$(X86_64)/stub-obj/libkslide.a
+
+$(BUILD)/%/stub.bin: $(BUILD)/%/stub.elf
+	$(Q)$(OBJCOPY) -O binary $< $@

@@ -1,0 +1,181 @@
+# What `make check` runs besides the build (scripts/check.sh lists the stages): host unit
+# tests, the relocation oracle, the images and ISOs only tests boot, the example kernel, the
+# fuzz targets and the uniformity checker.
+
+#### host unit tests (tests/unit/): lib/ and the pure parts of boot/, kernel/, tools/ ####
+LIB_HOST_OBJS := $(LIB_SRCS:%.c=$(BUILD)/host/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
+UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
+# Freestanding-pure boot code that host tests exercise (boot-info parsing).
+UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c
+UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
+
+$(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJS) $(LIB_HOST_OBJS) \
+		$(UNIT_BOOT_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -o $@
+
+# The packer's instruction check is pure, so host tests link it too.
+$(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
+# So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
+$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o)
+# As are kslide-stat's line parser and slot recount.
+$(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
+$(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o
+
+.PHONY: unit
+unit: $(UNIT_BINS)
+	$(Q)scripts/run-unit.sh $(UNIT_BINS)
+
+#### relocation oracle: the linker judges the packer ####
+# The same objects linked at other addresses; moving kernel.elf there with the packer's table
+# must give exactly these bytes. 0x1234000 is 4 KiB aligned but no 2 MiB multiple.
+ORACLE_I386_ELFS := $(BUILD)/i386/kernel-at-22m.elf $(BUILD)/i386/kernel-at-0x1234000.elf
+$(BUILD)/i386/kernel-at-22m.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1600000
+$(BUILD)/i386/kernel-at-0x1234000.elf: KERNEL_LDFLAGS = --defsym=link_phys_override=0x1234000
+ORACLE_OBJS := $(BUILD)/tool/tests/oracle/reloc_oracle.o $(PACK_LIB_OBJS)
+
+$(BUILD)/bin/reloc-oracle: $(ORACLE_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+# x86-64 (tests/oracle/x86_64/): a small -mcmodel=kernel kernel, never run, linked at virtual
+# 0xffffffff81000000, physical 16 MiB, and again with both bases moved independently; the
+# fixups follow the virtual base. The gotpcrel variant adds GOTPCRELX references: GNU ld
+# relabels what it relaxes, lld keeps the label, so the packer must read the instructions.
+X86_64_ORACLE := $(BUILD)/x86_64/oracle
+X86_64_ORACLE_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -m64 -mcmodel=kernel -mno-red-zone -fno-pic \
+	-fno-pie -ffreestanding -fno-stack-protector -mgeneral-regs-only \
+	-fno-asynchronous-unwind-tables -fcf-protection=none
+$(eval $(call object_variant,$(X86_64_ORACLE)/obj,X86_64_ORACLE_CFLAGS,X86_64_ASFLAGS,tests/oracle/x86_64/))
+X86_64_ORACLE_OBJS := $(X86_64_ORACLE)/obj/head.o $(X86_64_ORACLE)/obj/tables.o
+X86_64_ORACLE_LDFLAGS := -nostdlib -z noexecstack --emit-relocs
+X86_64_ORACLE_LD := tests/oracle/x86_64/kernel.ld
+
+# Pairs A B: B is A's objects at other bases (--defsym before -T, as for i386).
+X86_64_ORACLE_PAIRS := kernel.elf:kernel-up.elf kernel.elf:kernel-down.elf \
+	gotpcrel-bfd.elf:gotpcrel-bfd-up.elf gotpcrel-lld.elf:gotpcrel-lld-up.elf
+X86_64_ORACLE_ELFS := $(addprefix $(X86_64_ORACLE)/, kernel.elf kernel-up.elf kernel-down.elf \
+	gotpcrel-bfd.elf gotpcrel-bfd-up.elf gotpcrel-lld.elf gotpcrel-lld-up.elf)
+X86_64_UP := --defsym=virt_override=0xffffffff82234000 --defsym=phys_override=0x2000000
+X86_64_DOWN := --defsym=virt_override=0xffffffff80200000 --defsym=phys_override=0x1000000
+$(X86_64_ORACLE)/kernel-up.elf $(X86_64_ORACLE)/gotpcrel-%-up.elf: X86_64_BASES = $(X86_64_UP)
+$(X86_64_ORACLE)/kernel-down.elf: X86_64_BASES = $(X86_64_DOWN)
+$(X86_64_ORACLE)/kernel%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE_LD)
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T $(X86_64_ORACLE_LD) -o $@ $(X86_64_ORACLE_OBJS)
+$(X86_64_ORACLE)/gotpcrel-bfd%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o \
+		$(X86_64_ORACLE_LD)
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T $(X86_64_ORACLE_LD) -o $@ $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o
+$(X86_64_ORACLE)/gotpcrel-lld%elf: $(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o \
+		$(X86_64_ORACLE_LD)
+	$(Q)ld.lld $(X86_64_ORACLE_LDFLAGS) $(X86_64_BASES) -T $(X86_64_ORACLE_LD) -o $@ \
+		$(X86_64_ORACLE_OBJS) $(X86_64_ORACLE)/obj/gotpcrel.o
+
+# The x86-64 reference kernels, both layouts, moved the same way as the small ones.
+$(X86_64)/kernel-up.elf $(X86_64)/kernel-pie-up.elf $(X86_64)/kernel-pie-rela-up.elf: \
+	X86_64_BASES = $(X86_64_UP)
+$(X86_64)/kernel-down.elf: X86_64_BASES = $(X86_64_DOWN)
+X86_64_ORACLE_PAIRS += $(addprefix ../, kernel.elf:../kernel-up.elf kernel.elf:../kernel-down.elf \
+	kernel-pie.elf:../kernel-pie-up.elf kernel-pie-rela.elf:../kernel-pie-rela-up.elf)
+
+.PHONY: oracle
+oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
+		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) $(IMAGES)
+	$(Q)for b in $(ORACLE_I386_ELFS); do \
+		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
+	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \
+		$(BUILD)/bin/reloc-oracle $(X86_64_ORACLE)/$${p%%:*} $(X86_64_ORACLE)/$${p#*:} \
+		|| exit 1; done
+	@# Through the packed images that boot: their payload and table, not a fresh encoding.
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(BUILD)/i386/kernel.img $(BUILD)/i386/kernel.elf \
+		$(BUILD)/i386/kernel-at-22m.elf
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(X86_64)/kernel.img $(X86_64)/kernel.elf \
+		$(X86_64)/kernel-up.elf
+	$(Q)$(BUILD)/bin/reloc-oracle --image $(X86_64)/kernel-pie.img $(X86_64)/kernel-pie.elf \
+		$(X86_64)/kernel-pie-up.elf
+
+#### images only the tests boot ####
+$(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img: \
+		$(BUILD)/%-4k.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --align 4K -o $@ $<
+# Only RAM above 4 GiB allowed: the boot tests' way to place the kernel there every time.
+$(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --min 4G -o $@ $<
+# The i386 reference kernel through the Multiboot pass-through: it finds kslide's boot info in
+# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c).
+$(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot -o $@ $<
+TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
+	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img
+
+#### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
+# The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.
+ISO_MODULE := $(BUILD)/iso/module.bin
+$(ISO_MODULE):
+	@mkdir -p $(dir $@)
+	$(Q)head -c 1M /dev/urandom >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/%/kernel.iso: $(BUILD)/%/kernel.img $(ISO_MODULE) scripts/mkiso.sh
+	$(Q)scripts/mkiso.sh -o $@ $< $(ISO_MODULE)
+
+ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
+
+#### the example kernels (docs/kernel-authors.md), each by its own Makefile ####
+# minimal-i386 speaks kslide's boot info; multiboot1 and multiboot2 are tutorial kernels that
+# know nothing of kslide (tests/boot/multiboot.sh).
+EXAMPLES := minimal-i386 multiboot1 multiboot2
+EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img \
+	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img
+$(BUILD)/examples/minimal-i386/example.img: EXAMPLE := minimal-i386
+$(BUILD)/examples/multiboot1/kernel.img: EXAMPLE := multiboot1
+$(BUILD)/examples/multiboot2/kernel.img: EXAMPLE := multiboot2
+$(EXAMPLE_IMAGES): $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
+		$(foreach e,$(EXAMPLES) common,$(wildcard examples/$(e)/*.[chS] examples/$(e)/*.ld \
+		examples/$(e)/Makefile))
+	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) -C examples/$(EXAMPLE) \
+		OUT=$(abspath $(BUILD))/examples/$(EXAMPLE) KSLIDE_PACK=$(abspath $(BUILD)/bin/kslide-pack)
+
+#### fuzzing: libFuzzer targets for every parser (tests/fuzz/) ####
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS := 10
+FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots
+FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+# What each target links besides its harness; every binary is one clang run over sources.
+FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
+FUZZ_LIBS_elf := -lelf
+FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c
+FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
+FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
+FUZZ_SRCS_slots := lib/slots.c
+FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) $(wildcard tools/pack/*.c) \
+	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS_$*) $(FUZZ_LIBS_$*) -o $@
+
+.PHONY: fuzz fuzz-smoke
+# Long runs keep their growing corpora in $(BUILD)/fuzz/corpus/.
+fuzz: $(FUZZ_BINS)
+	$(Q)scripts/fuzz.sh -k $(BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
+
+#### the uniformity checker the boot statistics stages use ####
+UNIFORMITY := $(BUILD)/host/tests/uniformity
+$(UNIFORMITY): tests/boot/uniformity.c tools/stat/stats.c tools/stat/stats.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) -I. tests/boot/uniformity.c tools/stat/stats.c \
+		-lgsl -lgslcblas -lm -o $@
+
+# Everything the stages need beyond `all`.
+CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)

@@ -1,0 +1,34 @@
+# Host programs (tools/): kslide-pack with both stubs embedded, kslide-stat, kslide-kallsyms.
+
+LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
+# The packer's reading and writing (tools/pack/*.c), which the oracle and benchmarks link too.
+PACK_LIB_SRCS := $(wildcard tools/pack/*.c)
+PACK_LIB_OBJS := $(PACK_LIB_SRCS:%.c=$(BUILD)/tool/%.o)
+PACK_OBJS := $(BUILD)/tool/tools/kslide-pack.o $(PACK_LIB_OBJS) $(BUILD)/tool/tools/pack/stubs.o
+
+$(BUILD)/tool/tools/pack/stubs.o: tools/pack/stubs.S $(BUILD)/i386/stub.bin $(X86_64)/stub.bin
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -c -DSTUB_I386='"$(BUILD)/i386/stub.bin"' \
+		-DSTUB_X86_64='"$(X86_64)/stub.bin"' $< -o $@
+
+$(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+# kslide-stat (tools/stat/): boots an image many times and measures its bases.
+STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
+	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
+	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o)
+STAT_LIBS := -lcairo -lgsl -lgslcblas -lm
+
+$(BUILD)/tool/tools/stat/plot.o: TOOL_CFLAGS += $(shell pkg-config --cflags cairo 2>/dev/null)
+
+$(BUILD)/bin/kslide-stat: $(STAT_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(STAT_LIBS) -o $@
+
+$(KALLSYMS): $(BUILD)/tool/tools/kslide-kallsyms.o
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+
+TOOLS := $(BUILD)/bin/kslide-pack $(BUILD)/bin/kslide-stat

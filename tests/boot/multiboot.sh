@@ -1,0 +1,145 @@
+#!/bin/sh
+# The Multiboot pass-through, judged by the loaders themselves: the tutorial-style kernels of
+# examples/multiboot1 and examples/multiboot2, which know nothing of kslide, boot once as they
+# are (the loader loads kernel.elf) and once packed (kernel.img, the same objects relinked with
+# --emit-relocs), under the same loader and machine. Both runs must report the same loader,
+# memory map and framebuffer (the unpacked run is the oracle), intact modules, the command
+# line without kslide's words; the packed kernel must run where the stub says it put it, at
+# bases that differ across boots. And the kslide-aware path: the i386 reference kernel packed
+# with --handoff multiboot finds kslide's boot info (ECX under Multiboot 1, kslide's tag under
+# Multiboot 2) and passes its self-check.
+#   Multiboot 1: QEMU's own loader (-kernel), two CPU models and memory sizes.
+#   Multiboot 2: GRUB (multiboot2 + module2) under SeaBIOS and OVMF, with a VGA card so GRUB
+#   can set the framebuffer the kernel asks for.
+# usage: multiboot.sh BUILD_DIR
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=$1
+E=$B/examples
+REF=$B/i386/kernel-multiboot.img
+for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" "$REF"; do
+	[ -f "$f" ] || { echo "multiboot: $f is missing: run make check" >&2; exit 1; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-multiboot.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+crc32() { gzip -c "$1" | tail -c 8 | od -An -tx4 -N4 | tr -d ' '; }
+head -c 1M /dev/urandom >"$work/module.bin"
+MODULE_ARGS="crc32=0x$(crc32 "$work/module.bin")"
+KERNEL_ARGS="hello=world"
+STUB_ARGS="kslide.entropy=rdrand,rdtsc,pit,rtc"
+
+# boot NAME ARGS...: qemu-boot.sh into $work/NAME.log, in the background; wait collects them.
+boot() {
+	name=$1
+	shift
+	"$here/qemu-boot.sh" -l "$work/$name.log" "$@" >/dev/null 2>"$work/$name.err" &
+}
+
+# What the kernel saw of its loader: everything it reports but where it runs and the command
+# line, whose first word under QEMU is the file's own name.
+seen() { grep -a '^mb[12]-example: ' "$1" | grep -v -e ' here at ' -e ' cmdline '; }
+cmdline() { sed -n 's/^mb[12]-example: cmdline "\(.*\)"$/\1/p' "$1" | sed "s|^$2 ||"; }
+
+# judge NAME UNPACKED_LOG PACKED_LOG KERNEL_ELF [QEMU_NAME_PREFIX]
+judge() {
+	name=$1 plain=$2 packed=$3 elf=$4 prefix=${5:-}
+	for log in "$plain" "$packed"; do
+		if ! grep -aq '^mb[12]-example: done$' "$log"; then
+			not_ok "$name: $(basename "$log" .log) did not finish"
+			sed 's/^/#  | /' "$log" | tail -n 20
+			return
+		fi
+	done
+	if seen "$plain" >"$work/plain.seen" && seen "$packed" >"$work/packed.seen" &&
+		cmp -s "$work/plain.seen" "$work/packed.seen"; then
+		ok "$name: the packed kernel sees what its loader gives it unpacked ($(grep -c mmap "$work/plain.seen") map entries$(grep -q framebuffer "$work/plain.seen" && echo ', the framebuffer'), module intact)"
+	else
+		not_ok "$name: the packed kernel's view differs from the loader's"
+		diff "$work/plain.seen" "$work/packed.seen" | sed 's/^/#  /'
+	fi
+	grep -aq 'module 0: .* intact$' "$packed" || not_ok "$name: module not intact"
+	got=$(cmdline "$packed" "$prefix")
+	if [ "$got" = "$KERNEL_ARGS" ] && [ "$(cmdline "$plain" "$prefix")" = "$KERNEL_ARGS" ]; then
+		ok "$name: command line \"$got\", kslide's words removed"
+	else
+		not_ok "$name: command line \"$got\", expected \"$KERNEL_ARGS\""
+	fi
+	phys=$(sed -n 's/^kslide: base=.* phys=\(0x[0-9a-f]*\).*/\1/p' "$packed")
+	here_link=0x$(nm "$elf" | sed -n 's/^\([0-9a-f]*\) T here$/\1/p')
+	ran=$(sed -n 's/.* here at \(0x[0-9a-f]*\);.*/\1/p' "$packed")
+	if [ -n "$phys" ] && [ $((phys + here_link - 0x200000)) -eq $((ran)) ]; then
+		ok "$name: runs where the stub put it (phys=$phys)"
+		echo "$phys" >>"$work/bases.$(echo "$name" | cut -d, -f1 | tr ' ' _)"
+	else
+		not_ok "$name: runs at $ran, the stub said phys=$phys (here linked at $here_link)"
+	fi
+}
+
+#### Multiboot 1 under QEMU's loader ####
+mb1=$E/multiboot1
+i=0
+for machine in "-c qemu32 -m 128M" "-c max -m 1G" "-c max -m 1G"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	boot mb1-plain-$i $machine -A "$KERNEL_ARGS" -I "$work/module.bin $MODULE_ARGS" "$mb1/kernel.elf"
+	# shellcheck disable=SC2086
+	boot mb1-packed-$i $machine -A "$STUB_ARGS $KERNEL_ARGS" \
+		-I "$work/module.bin $MODULE_ARGS" "$mb1/kernel.img"
+done
+wait
+i=0
+for machine in "-c qemu32 -m 128M" "-c max -m 1G" "-c max -m 1G"; do
+	i=$((i + 1))
+	judge "Multiboot 1, QEMU, $machine" "$work/mb1-plain-$i.log" "$work/mb1-packed-$i.log" \
+		"$mb1/kernel.elf" "\\S*"
+done
+
+#### Multiboot 2 under GRUB, BIOS and UEFI ####
+mb2=$E/multiboot2
+for k in elf img; do
+	args=$KERNEL_ARGS
+	[ $k = img ] && args="$STUB_ARGS $KERNEL_ARGS"
+	"$here/../../scripts/mkiso.sh" -G -A "$args" -o "$work/mb2-$k.iso" "$mb2/kernel.$k" \
+		"$work/module.bin" || exit 1
+done
+for k in elf img; do
+	boot mb2-bios-$k -D -V -c max -t 60 -m 256M "$work/mb2-$k.iso"
+	boot mb2-uefi-$k -D -U -V -t 120 -m 256M "$work/mb2-$k.iso"
+done
+"$here/../../scripts/mkiso.sh" -o "$work/ref.iso" "$REF" "$work/module.bin" || exit 1
+boot ref-mb1 -c max -m 1G -I "$work/module.bin $MODULE_ARGS" "$REF"
+boot ref-mb2 -D -c max -t 60 -m 256M "$work/ref.iso"
+wait
+judge "Multiboot 2, GRUB BIOS" "$work/mb2-bios-elf.log" "$work/mb2-bios-img.log" "$mb2/kernel.elf"
+judge "Multiboot 2, GRUB UEFI" "$work/mb2-uefi-elf.log" "$work/mb2-uefi-img.log" "$mb2/kernel.elf"
+for k in bios-img uefi-img; do
+	grep -aq '^mb2-example: framebuffer 0x[0-9a-f]* 1024x768, 32 bits' "$work/mb2-$k.log" ||
+		not_ok "Multiboot 2, $k: no 1024x768x32 framebuffer"
+done
+
+# kslide-aware: the reference kernel's own checks, its boot info found the documented way.
+for run in "ref-mb1:ECX, with EDX = KSLIDE_BOOT_MAGIC, under Multiboot 1" \
+	"ref-mb2:kslide's tag in the Multiboot 2 information"; do
+	log=$work/${run%%:*}.log how=${run#*:}
+	if grep -aqF "kernel: boot info from $how" "$log" &&
+		grep -aq '^kernel: self-check passed' "$log" && grep -aq 'module 0 at .* intact' "$log"; then
+		ok "reference kernel, --handoff multiboot: boot info from $how; self-check passed"
+	else
+		not_ok "reference kernel, --handoff multiboot (${run%%:*}): no boot info from $how, or its self-check failed"
+		sed 's/^/#  | /' "$log" | grep -av '^#  | .\[' | tail -n 15
+	fi
+done
+
+# The three QEMU boots of the same kernel and machine class must not all land alike.
+if [ "$(sort -u "$work"/bases.Multiboot_1 2>/dev/null | wc -l)" -ge 2 ]; then
+	ok "Multiboot 1: $(sort -u "$work/bases.Multiboot_1" | wc -l) distinct bases in 3 boots"
+else
+	not_ok "Multiboot 1: the packed kernel landed at one base every time"
+fi
+
+echo "multiboot: $n checks, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,296 @@
+/*
+ * A Multiboot kernel's own header, read and asked again by the packed image (see
+ * multiboot_header.h). What the kernel asks is honoured when relocation allows it (memory
+ * information, page-aligned modules, a video mode or framebuffer, console flags, more
+ * information), bounds the placement when it is a bound (a Multiboot2 relocatable tag), and
+ * is refused by name when it conflicts with relocation (fixed load addresses) or is a
+ * requirement kslide does not know.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/pack/multiboot_header.h"
+
+/* Multiboot 0.6.96, 3.1. */
+#define MB1_MAGIC 0x1BADB002u
+#define MB1_SEARCH 8192 /* the header lies in the file's first 8 KiB, 4-byte aligned */
+#define MB1_ALIGN 4
+#define MB1_HEADER_MIN 12
+#define MB1_PAGE_ALIGN (1u << 0)
+#define MB1_MEMORY_INFO (1u << 1)
+#define MB1_VIDEO_MODE (1u << 2)
+#define MB1_AOUT_KLUDGE (1u << 16)
+#define MB1_REQUIRED_MASK 0xffffu /* bits 0-15 must be understood; 16-31 may be ignored */
+#define MB1_KNOWN (MB1_PAGE_ALIGN | MB1_MEMORY_INFO | MB1_VIDEO_MODE)
+#define MB1_FLAGS_AT 4
+#define MB1_CHECKSUM_AT 8
+#define MB1_VIDEO_AT 32 /* mode_type, width, height, depth */
+#define MB1_HEADER_WITH_VIDEO (MB1_VIDEO_AT + 4 * MB1_VIDEO_FIELDS)
+
+/* Multiboot2 2.0, 3.1. */
+#define MB2_MAGIC 0xE85250D6u
+#define MB2_SEARCH 32768 /* the header lies in the file's first 32 KiB, 8-byte aligned */
+#define MB2_ALIGN 8
+#define MB2_HEADER_FIXED 16 /* magic, architecture, header_length, checksum */
+#define MB2_ARCH_I386 0
+#define MB2_TAG_OPTIONAL 1u /* in a tag's flags */
+#define MB2_TAG_END 0
+#define MB2_TAG_INFO_REQUEST 1
+#define MB2_TAG_ADDRESS 2
+#define MB2_TAG_ENTRY 3
+#define MB2_TAG_CONSOLE 4
+#define MB2_TAG_FRAMEBUFFER 5
+#define MB2_TAG_MODULE_ALIGN 6
+#define MB2_TAG_EFI_BS 7
+#define MB2_TAG_EFI_I386_ENTRY 8
+#define MB2_TAG_EFI_AMD64_ENTRY 9
+#define MB2_TAG_RELOCATABLE 10
+#define MB2_ENTRY_ADDR 8 /* offsets inside tags */
+#define MB2_RELOC_MIN 8
+#define MB2_RELOC_MAX 12
+#define MB2_RELOC_ALIGN 16
+#define MB2_RELOC_SIZE 24
+#define MB2_TAG_HEADER 8
+
+static int fail(char *err, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void refuse(struct multiboot_requests *r, const char *fmt, ...)
+{
+	if (r->refusal[0])
+		return; /* the first reason is the one to fix first */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->refusal, sizeof(r->refusal), fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static size_t padded(size_t size)
+{
+	return (size + MB2_ALIGN - 1) & ~(size_t)(MB2_ALIGN - 1);
+}
+
+/* Offset of a Multiboot 1 header (magic, flags, checksum summing to 0), or -1. */
+static long find_mb1(const uint8_t *f, size_t len)
+{
+	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH; off += MB1_ALIGN)
+		if (get32(f + off) == MB1_MAGIC &&
+		    get32(f + off) + get32(f + off + MB1_FLAGS_AT) + get32(f + off + MB1_CHECKSUM_AT) == 0)
+			return (long)off;
+	return -1;
+}
+
+/* Offset of a Multiboot 2 header (magic, arch, length, checksum summing to 0), or -1. */
+static long find_mb2(const uint8_t *f, size_t len)
+{
+	for (size_t off = 0; off + MB2_HEADER_FIXED <= len && off < MB2_SEARCH; off += MB2_ALIGN) {
+		const uint8_t *h = f + off;
+		if (get32(h) == MB2_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) + get32(h + 12) == 0)
+			return (long)off;
+	}
+	return -1;
+}
+
+static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
+		    size_t err_cap)
+{
+	uint32_t flags = get32(h + MB1_FLAGS_AT);
+	r->mb1 = true;
+	if (flags & MB1_AOUT_KLUDGE)
+		refuse(r, "its Multiboot header asks to be loaded at fixed addresses (flags bit 16, "
+			  "the a.out kludge); kslide places the kernel itself: remove the address "
+			  "fields and load it as ELF");
+	uint32_t unknown = flags & MB1_REQUIRED_MASK & ~MB1_KNOWN;
+	if (unknown)
+		refuse(r, "its Multiboot header requires flags bit %d, which kslide does not know",
+		       __builtin_ctz(unknown));
+	r->mb1_flags = flags & MB1_KNOWN;
+	if (flags & MB1_VIDEO_MODE) {
+		if (room < MB1_HEADER_WITH_VIDEO)
+			return fail(err, err_cap, "its Multiboot header asks for a video mode but "
+						  "ends before the graphics fields");
+		for (int i = 0; i < MB1_VIDEO_FIELDS; i++)
+			r->mb1_video[i] = get32(h + MB1_VIDEO_AT + 4 * i);
+	}
+	return 0;
+}
+
+static const char *mb2_tag_name(uint16_t type)
+{
+	switch (type) {
+	case MB2_TAG_ADDRESS: return "address";
+	case MB2_TAG_EFI_BS: return "EFI boot services";
+	case MB2_TAG_EFI_I386_ENTRY: return "EFI i386 entry address";
+	case MB2_TAG_EFI_AMD64_ENTRY: return "EFI amd64 entry address";
+	}
+	return "not one kslide knows";
+}
+
+/* A tag the image's header repeats as it is. */
+static int keep_tag(struct multiboot_requests *r, const uint8_t *tag, uint32_t size, char *err,
+		    size_t err_cap)
+{
+	/* The end tag follows the kept ones in the same room. */
+	if (r->mb2_tags_size + padded(size) + MB2_TAG_HEADER > sizeof(r->mb2_tags))
+		return fail(err, err_cap, "its Multiboot2 header's tags need more than the %zu "
+					  "bytes the packed image has room for",
+			    sizeof(r->mb2_tags) - MB2_TAG_HEADER);
+	memcpy(r->mb2_tags + r->mb2_tags_size, tag, size);
+	r->mb2_tags_size += padded(size);
+	return 0;
+}
+
+static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32_t size,
+			char *err, size_t err_cap)
+{
+	uint16_t type = get16(tag), optional = get16(tag + 2) & MB2_TAG_OPTIONAL;
+	switch (type) {
+	case MB2_TAG_INFO_REQUEST:
+	case MB2_TAG_CONSOLE:
+	case MB2_TAG_FRAMEBUFFER:
+		return keep_tag(r, tag, size, err, err_cap);
+	case MB2_TAG_MODULE_ALIGN:
+		return 0; /* the stub's header asks for page-aligned modules already */
+	case MB2_TAG_ENTRY:
+		if (size < MB2_ENTRY_ADDR + 4)
+			return fail(err, err_cap, "its Multiboot2 entry address tag is too short");
+		r->entry_given = true;
+		r->entry_addr = get32(tag + MB2_ENTRY_ADDR);
+		return 0;
+	case MB2_TAG_RELOCATABLE:
+		if (size < MB2_RELOC_SIZE)
+			return fail(err, err_cap, "its Multiboot2 relocatable tag is too short");
+		r->bounded = true;
+		r->min_addr = get32(tag + MB2_RELOC_MIN);
+		r->max_end = get32(tag + MB2_RELOC_MAX);
+		r->align = get32(tag + MB2_RELOC_ALIGN);
+		return 0;
+	case MB2_TAG_ADDRESS:
+		refuse(r, "its Multiboot2 header has an address tag: it asks to be loaded at fixed "
+			  "addresses; kslide places the kernel itself: remove the tag and load it as "
+			  "ELF");
+		return 0;
+	}
+	if (optional) {
+		r->mb2_dropped++;
+		return 0;
+	}
+	refuse(r, "its Multiboot2 header requires tag type %u (%s), which kslide cannot honour",
+	       (unsigned)type, mb2_tag_name(type));
+	return 0;
+}
+
+static int read_mb2(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
+		    size_t err_cap)
+{
+	uint32_t arch = get32(h + 4), length = get32(h + 8);
+	r->mb2 = true;
+	if (arch != MB2_ARCH_I386)
+		refuse(r, "its Multiboot2 header is for architecture %u, not i386 (0)",
+		       (unsigned)arch);
+	if (length < MB2_HEADER_FIXED + MB2_TAG_HEADER || length > room)
+		return fail(err, err_cap, "its Multiboot2 header length (%u) is impossible",
+			    (unsigned)length);
+	for (size_t off = MB2_HEADER_FIXED;;) {
+		if (off + MB2_TAG_HEADER > length)
+			return fail(err, err_cap, "its Multiboot2 header has no end tag");
+		const uint8_t *tag = h + off;
+		uint32_t size = get32(tag + 4);
+		if (size < MB2_TAG_HEADER || size > length - off)
+			return fail(err, err_cap, "its Multiboot2 header has a tag of impossible size "
+						  "%u at offset %zu",
+				    (unsigned)size, off);
+		if (get16(tag) == MB2_TAG_END)
+			return 0;
+		if (read_mb2_tag(r, tag, size, err, err_cap))
+			return -1;
+		off += padded(size);
+	}
+}
+
+int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_requests *r,
+			    char *err, size_t err_cap)
+{
+	memset(r, 0, sizeof(*r));
+	long mb1 = find_mb1(file, len), mb2 = find_mb2(file, len);
+	if (mb1 >= 0 && read_mb1(file + mb1, len - (size_t)mb1, r, err, err_cap))
+		return -1;
+	if (mb2 >= 0 && read_mb2(file + mb2, len - (size_t)mb2, r, err, err_cap))
+		return -1;
+	return 0;
+}
+
+/* The image's Multiboot 2 header: where its end tag lies; -1 if it has none. */
+static long image_mb2_end_tag(const uint8_t *h)
+{
+	uint32_t length = get32(h + 8);
+	for (size_t off = MB2_HEADER_FIXED; off + MB2_TAG_HEADER <= length;) {
+		if (get16(h + off) == MB2_TAG_END)
+			return (long)off;
+		off += padded(get32(h + off + 4));
+	}
+	return -1;
+}
+
+static int apply_mb2(uint8_t *h, const struct multiboot_requests *r, char *err, size_t err_cap)
+{
+	long end = image_mb2_end_tag(h);
+	if (end < 0)
+		return fail(err, err_cap, "internal error: the stub's Multiboot2 header has no end tag");
+	uint8_t *at = h + end;
+	memcpy(at, r->mb2_tags, r->mb2_tags_size);
+	at += r->mb2_tags_size;
+	memset(at, 0, MB2_TAG_HEADER);
+	put32(at + 4, MB2_TAG_HEADER); /* type 0, flags 0, size 8 */
+	uint32_t length = (uint32_t)(at + MB2_TAG_HEADER - h);
+	put32(h + 8, length);
+	put32(h + 12, 0u - (get32(h) + get32(h + 4) + length));
+	return 0;
+}
+
+int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct multiboot_requests *r,
+			     char *err, size_t err_cap)
+{
+	long mb1 = find_mb1(image, stub_size), mb2 = find_mb2(image, stub_size);
+	if (mb1 < 0 || mb2 < 0)
+		return fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
+	uint8_t *h1 = image + mb1;
+	if (r->mb1) {
+		uint32_t flags = get32(h1 + MB1_FLAGS_AT) | r->mb1_flags;
+		put32(h1 + MB1_FLAGS_AT, flags);
+		put32(h1 + MB1_CHECKSUM_AT, 0u - (MB1_MAGIC + flags));
+		if (r->mb1_flags & MB1_VIDEO_MODE)
+			for (int i = 0; i < MB1_VIDEO_FIELDS; i++)
+				put32(h1 + MB1_VIDEO_AT + 4 * i, r->mb1_video[i]);
+	} else {
+		put32(h1, 0); /* no Multiboot 1 loader could start the kernel: none starts this */
+	}
+	if (r->mb2)
+		return apply_mb2(image + mb2, r, err, err_cap);
+	put32(image + mb2, 0);
+	return 0;
+}

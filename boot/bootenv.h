@@ -39,6 +39,7 @@ struct boot_env {
 
 	struct kslide_module modules[BOOTENV_MODULES_MAX];
 	uint32_t module_count;
+	uint32_t modules_given; /* how many the loader listed; above the maximum, an error */
 
 	struct mem_range avoid[BOOTENV_AVOID_MAX];
 	uint32_t avoid_count;

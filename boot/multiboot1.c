@@ -83,8 +83,11 @@ static int parse_modules(const struct phys_reader *mem, const uint8_t *info, str
 {
 	uint32_t count = get32(info + MBI_OFF_MODS_COUNT);
 	uint32_t addr = get32(info + MBI_OFF_MODS_ADDR);
-	if (count > BOOTENV_MODULES_MAX)
+	env->modules_given = count;
+	if (count > BOOTENV_MODULES_MAX) {
+		env->why = "more modules than the stub can protect";
 		return KS_ENOSPC;
+	}
 	/* "mods_count may be zero ... even if bit 3 of flags is set"; mods_addr then means nothing. */
 	if (count == 0)
 		return KS_OK;

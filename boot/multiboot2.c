@@ -104,8 +104,9 @@ static const char *tag_string(const uint8_t *tag, uint32_t at, uint32_t size)
 
 static int parse_module(const uint8_t *tag, uint32_t size, uint64_t tag_phys, struct boot_env *env)
 {
-	if (env->module_count >= BOOTENV_MODULES_MAX)
-		return reject(env, KS_ENOSPC, "more modules than the stub can protect");
+	/* Counted to the end, so that the refusal can say how many there were. */
+	if (++env->modules_given > BOOTENV_MODULES_MAX)
+		return KS_OK;
 	if (!tag_string(tag, MODULE_STRING, size))
 		return reject(env, KS_EFORMAT, "module string not terminated inside its tag");
 	struct kslide_module *mod = &env->modules[env->module_count++];
@@ -322,6 +323,8 @@ int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	int rc = bootenv_avoid(env, info_addr, total);
 	if (rc == KS_OK)
 		rc = walk(info, info_addr, total, &t, env);
+	if (rc == KS_OK && env->modules_given > BOOTENV_MODULES_MAX)
+		return reject(env, KS_ENOSPC, "more modules than the stub can protect");
 	if (rc == KS_OK)
 		rc = parse_strings(info, info_addr, &t, env);
 	if (rc == KS_OK)

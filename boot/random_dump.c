@@ -39,7 +39,14 @@ void random_dump(const char *cmdline, size_t len, struct rng *rng)
 	char digits[DIGITS_MAX];
 	uint8_t chunk[CHUNK];
 
-	if (!cmdline || cmdline_get(cmdline, len, RANDOM_OPTION, digits, sizeof(digits)) != KS_OK)
+	int rc = cmdline ? cmdline_get(cmdline, len, RANDOM_OPTION, digits, sizeof(digits))
+			 : KS_ENOENT;
+	if (rc == KS_ENOSPC) {
+		console_print("kslide: warning: %s= ignored: its value is longer than %u "
+			      "characters\n", RANDOM_OPTION, DIGITS_MAX - 1);
+		return;
+	}
+	if (rc != KS_OK)
 		return;
 	uint32_t n = parse_count(digits, RANDOM_DUMP_MAX);
 	if (n == 0) {

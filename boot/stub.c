@@ -36,6 +36,7 @@
 #include "lib/entropy.h"
 #include "lib/errors.h"
 #include "lib/image.h"
+#include "lib/log2.h"
 #include "lib/pool.h"
 #include "lib/reloc.h"
 #include "lib/slots.h"
@@ -113,7 +114,12 @@ static bool randomization_wanted(void)
 static uint32_t allowed_sources(void)
 {
 	char list[OPTION_MAX];
-	if (cmdline_get(env.cmdline, cmdline_length(), ENTROPY_OPTION, list, sizeof(list)) != KS_OK)
+	int rc = cmdline_get(env.cmdline, cmdline_length(), ENTROPY_OPTION, list, sizeof(list));
+	if (rc == KS_ENOSPC)
+		console_print("kslide: warning: %s= ignored: its value is longer than %u characters; "
+			      "every source is used\n",
+			      ENTROPY_OPTION, OPTION_MAX - 1);
+	if (rc != KS_OK)
 		return ENTROPY_ALL;
 	uint32_t mask = 0;
 	for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++)
@@ -198,6 +204,43 @@ static bool link_base_is_free(void)
 	uint64_t size = image_header.memory_size;
 	return build_slots(&map, size, IMAGE_MIN_ALIGN, link, link + size - 1) == KS_OK &&
 	       map.total == 1;
+}
+
+static bool overlaps(uint64_t a, uint64_t a_len, uint64_t b, uint64_t b_len)
+{
+	return a_len && b_len && a < b + b_len && b < a + a_len;
+}
+
+/* Why the link address cannot take the kernel: the first thing found in the way. */
+static void refuse_link_address(void)
+{
+	uint64_t link = image_header.link_phys_base, size = image_header.memory_size;
+	console_print("kslide: error: no safe place for the kernel: its link address 0x%llx is "
+		      "not free usable memory: ",
+		      (unsigned long long)link);
+	for (uint32_t i = 0; i < env.module_count; i++) {
+		const struct kslide_module *m = &env.modules[i];
+		if (overlaps(link, size, m->start, m->end - m->start)) {
+			console_print("module %u [0x%llx, 0x%llx) lies there", (unsigned)i,
+				      (unsigned long long)m->start, (unsigned long long)m->end);
+			goto done;
+		}
+	}
+	for (uint32_t i = 0; i < env.map_count; i++) {
+		const struct kslide_mem_entry *e = &env.map[i];
+		if (e->type != KSLIDE_MEM_USABLE && overlaps(link, size, e->base, e->length)) {
+			console_print("the memory map says [0x%llx, 0x%llx) is not RAM (type %u)",
+				      (unsigned long long)e->base,
+				      (unsigned long long)(e->base + e->length), (unsigned)e->type);
+			goto done;
+		}
+	}
+	if (overlaps(link, size, (uintptr_t)_image_start, image_header.image_file_size))
+		console_print("the packed image itself lies there");
+	else
+		console_print("it is beyond RAM, or under the loader's information");
+done:
+	console_print("; not starting the kernel\n");
 }
 
 #define LOAN_MIN 0x100000ull /* below 1 MiB lie the BIOS's areas */
@@ -317,6 +360,23 @@ static void report_line(const struct kslide_bootinfo *bi, const struct entropy_r
 	console_print(" entropy=%s credited=%u\n", sources, (unsigned)report->credited_bits);
 }
 
+/*
+ * Honesty about entropy: the draw can be no harder to guess than the bits the sources are
+ * credited with, however many bases there are. Say so when the credit falls short of
+ * log2(physical x virtual slots), and tell the kernel.
+ */
+static uint32_t check_credit(uint64_t phys_slots, uint64_t virt_slots, uint32_t credited)
+{
+	uint32_t possible = log2_fixed(phys_slots) + log2_fixed(virt_slots);
+	if ((uint64_t)credited * LOG2_ONE >= possible)
+		return 0;
+	console_print("kslide: warning: %u bits of entropy credited, fewer than the %u.%02u bits "
+		      "of the possible bases: the base is easier to guess than the slot count says\n",
+		      (unsigned)credited, (unsigned)(possible / LOG2_ONE),
+		      (unsigned)((possible % LOG2_ONE) * 100 / LOG2_ONE));
+	return KSLIDE_BOOT_LOW_ENTROPY;
+}
+
 /* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
 static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base,
 		       uint32_t *flags)
@@ -411,6 +471,12 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 	env.loader_info = loader_info;
 	if (rc == KS_OK)
 		rc = bootenv_avoid(&env, (uintptr_t)_image_start, image_header.image_file_size);
+	if (rc != KS_OK && env.modules_given > BOOTENV_MODULES_MAX) {
+		console_print("kslide: error: boot information unusable: %u modules; at most %u are "
+			      "supported; not starting the kernel\n",
+			      (unsigned)env.modules_given, (unsigned)BOOTENV_MODULES_MAX);
+		return NULL;
+	}
 	if (rc != KS_OK)
 		return error("boot information unusable", env.why ? env.why : ks_strerror(rc));
 	console_print("kslide: loader=\"%s\" map=%s entries=%u\n",
@@ -431,9 +497,10 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 
 	uint64_t base;
 	uint32_t flags = 0;
-	if (choose_base(&map, &rng, &base, &flags) != KS_OK)
-		return error("no safe place for the kernel",
-			     "its link address is not free usable memory");
+	if (choose_base(&map, &rng, &base, &flags) != KS_OK) {
+		refuse_link_address();
+		return NULL;
+	}
 	if (report.credited_bits == 0) {
 		flags |= KSLIDE_BOOT_PREDICTABLE;
 		if (flags & KSLIDE_BOOT_RANDOMIZED)
@@ -442,6 +509,8 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 	struct virt_choice virt;
 	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
+	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
+		flags |= check_credit(map.total, virt.slots, report.credited_bits);
 	fill_boot_info(base, map.total, &virt, flags, &report, &rng);
 	random_dump(env.cmdline, cmdline_length(), &rng);
 	struct kernel_mapping mapping;

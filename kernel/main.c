@@ -48,6 +48,10 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	if (kslide_virt_slide(bi) != kslide_phys_slide(bi))
 		kprintf(" vslide=0x%llx", (unsigned long long)kslide_virt_slide(bi));
 	kprintf("%s\n", (bi->flags & KSLIDE_BOOT_RANDOMIZED) ? "" : " (not randomized)");
+	if (bi->flags & KSLIDE_BOOT_LOW_ENTROPY)
+		kprintf("kernel: low entropy: %u bits credited for %llu x %llu possible bases\n",
+			(unsigned)bi->entropy_credited, (unsigned long long)bi->phys_slots,
+			(unsigned long long)(bi->virt_slots ? bi->virt_slots : 1));
 	report_usable_memory(bi);
 
 	/* The secrecy half: from here on the base is not to be shown to user mode. */

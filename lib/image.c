@@ -1,7 +1,15 @@
 /* Packed image validation: every size and offset is checked before it is used. */
+#include <stddef.h>
+
 #include "lib/image.h"
 #include "lib/crc32.h"
 #include "lib/errors.h"
+
+_Static_assert(offsetof(struct kslide_image_header, stub_sum) == KSLIDE_HEADER_STUB_SUM,
+	       "boot/x86/self_check.h reads stub_sum at this offset");
+_Static_assert(offsetof(struct kslide_image_header, stub_sum_of_sums) ==
+		       KSLIDE_HEADER_STUB_SUM_OF_SUMS,
+	       "boot/x86/self_check.h reads stub_sum_of_sums at this offset");
 
 static int fail(const char **why, const char *reason)
 {
@@ -18,6 +26,18 @@ static int is_pow2(uint64_t v)
 static int inside(uint64_t offset, uint64_t size, uint64_t limit)
 {
 	return offset <= limit && size <= limit - offset;
+}
+
+void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *sum_of_sums)
+{
+	uint32_t a = 0, b = 0;
+	for (size_t i = 0; i + 4 <= size; i += 4) {
+		a += (uint32_t)from[i] | (uint32_t)from[i + 1] << 8 | (uint32_t)from[i + 2] << 16 |
+		     (uint32_t)from[i + 3] << 24;
+		b += a;
+	}
+	*sum = a;
+	*sum_of_sums = b;
 }
 
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header)

@@ -2,6 +2,7 @@
 #ifndef KSLIDE_LIB_IMAGE_H
 #define KSLIDE_LIB_IMAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "include/kslide/image.h"
@@ -17,7 +18,14 @@
 int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *header,
 		 const char **why);
 
-/* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), payload, relocs. */
+/*
+ * The sums of the stub's self-check (include/kslide/image.h, stub_sum): over the 32-bit
+ * little-endian words of size bytes (a multiple of 4) from 'from', the end of the header.
+ */
+void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *sum_of_sums);
+
+/* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), payload,
+ * relocs and handoff data. */
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header);
 
 #endif

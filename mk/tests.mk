@@ -15,7 +15,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJS) $(LIB_HOST_OBJS) \
 		$(UNIT_BOOT_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -o $@
+	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -lm -o $@
 
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o

@@ -6,16 +6,18 @@
  * the kernel with (boot/handoff.h) or NULL, in which case we halt.
  */
 #include "boot/handoff.h"
+#include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
 #define CODE_SELECTOR 0x10 /* Linux's __BOOT_CS and __BOOT_DS (Documentation/x86/boot.rst) */
 #define DATA_SELECTOR 0x18
 
-	.text
+	.section .text.entry, "ax"
 	.globl stub_entry
 stub_entry:
 	cli
 	cld
+	STUB_SELF_CHECK
 	lgdt gdt_pointer
 	ljmp $CODE_SELECTOR, $1f
 1:	movl $DATA_SELECTOR, %ecx

@@ -8,6 +8,7 @@
  * to halt.
  */
 #include "boot/handoff.h"
+#include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
 #define PAGE_SIZE 4096
@@ -25,11 +26,12 @@
 #define DATA_SELECTOR 0x18
 
 	.code32
-	.text
+	.section .text.entry, "ax"
 	.globl stub_entry
 stub_entry:
 	cli
 	cld
+	STUB_SELF_CHECK
 	movl $stack_top, %esp
 	movl %eax, loader_magic
 	movl %ebx, loader_info

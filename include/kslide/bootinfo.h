@@ -34,6 +34,9 @@
 #define KSLIDE_BOOT_PREDICTABLE (1u << 2) /* no entropy credited: the base is guessable */
 #define KSLIDE_BOOT_FALLBACK (1u << 3)    /* randomization impossible (no slot); link base used */
 #define KSLIDE_BOOT_EFI_BOOT_SERVICES (1u << 4) /* the firmware's boot services still run */
+/* fewer bits credited than log2(phys_slots x virt_slots): the base is easier to guess than
+ * the slot counts say */
+#define KSLIDE_BOOT_LOW_ENTROPY (1u << 5)
 
 /* Entropy sources, bit numbers of entropy_answered (same order as lib/entropy.h). */
 #define KSLIDE_ENTROPY_RDSEED (1u << 0)

@@ -9,7 +9,8 @@
  * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size). The handoff
  * data is what the chosen handoff needs besides the kernel (Linux: its setup header). The
  * checksum covers this header (with checksum = 0), the payload, the relocation table and the
- * handoff data.
+ * handoff data; the stub's own bytes after this header are covered by stub_sum, which the
+ * stub checks first of all.
  */
 #ifndef KSLIDE_IMAGE_H
 #define KSLIDE_IMAGE_H
@@ -17,6 +18,11 @@
 /* Bytes reserved after the stub's Multiboot2 end tag for a packed kernel's own header tags
  * (boot/x86/multiboot2_header.S, tools/pack/multiboot_header.c). */
 #define KSLIDE_MB2_KERNEL_TAGS_ROOM 512
+
+/* Offsets in struct kslide_image_header of what the stub's entry code reads before anything
+ * else runs (boot/x86/self_check.h); lib/image.c asserts them. */
+#define KSLIDE_HEADER_STUB_SUM 172
+#define KSLIDE_HEADER_STUB_SUM_OF_SUMS 176
 
 /* How the stub enters the kernel (boot/handoff_*.c; kslide-pack --handoff NAME). Plain
  * numbers: assembler code (include/kslide/kernel.h) uses them too. */
@@ -29,7 +35,7 @@
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
 #define KSLIDE_IMAGE_MAGIC_BYTES 8
-#define KSLIDE_IMAGE_VERSION 2u
+#define KSLIDE_IMAGE_VERSION 3u
 
 #define KSLIDE_ARCH_I386 1u
 #define KSLIDE_ARCH_X86_64 2u
@@ -70,6 +76,12 @@ struct kslide_image_header {
 	uint64_t handoff_data_offset; /* from the image's first byte */
 	uint64_t handoff_data_size;
 	uint32_t handoff; /* KSLIDE_HANDOFF_* */
+
+	/* The stub's code, rodata and data as loaded, from the end of this header to the stub's
+	 * end: the sum of its 32-bit words and the sum of the running sums (mod 2^32), which the
+	 * entry code checks before it trusts any of it (boot/x86/self_check.h). */
+	uint32_t stub_sum;
+	uint32_t stub_sum_of_sums;
 
 	uint32_t checksum; /* lib/crc32.h */
 };

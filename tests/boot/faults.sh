@@ -24,6 +24,10 @@ patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
 patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 --crc
 patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
+# The stub's own code, rodata and data: its entry checks them before anything else runs.
+patch "$img" "$FAULTS/stub-code.img" --flip stub:200
+patch "$img" "$FAULTS/stub-data.img" --flip stub:-100
+patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-stub-code.img" --flip stub:0x827
 patch "$img" "$FAULTS/header-version.img" --set version=1 --crc
 patch "$img" "$FAULTS/header-handoff.img" --set handoff=99 --crc
 patch "$img" "$FAULTS/header-data-size.img" --add handoff_data_size=64 --crc
@@ -36,6 +40,9 @@ patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-table-bad-kind.img" --flip relocs:0 --crc
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-header-file-size.img" --add image_file_size=4096 \
 	--crc
+# 33 small modules, as QEMU's -initrd takes them: one more than the stub's table.
+head -c 4096 /dev/urandom >"$FAULTS/tiny.bin"
+for i in $(seq 33); do printf '%s' "$FAULTS/tiny.bin,"; done | sed 's/,$//' >"$FAULTS/mods33-list"
 head -c 62M /dev/urandom >"$FAULTS/module-62m.bin"
 head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
 echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \

@@ -5,9 +5,12 @@ Operations apply in order; the header's CRC-32 (zlib's, the same IEEE CRC as lib
 recomputed only with --crc, so a test chooses whether the checksum or a later check must catch
 the damage. Header layout: include/kslide/image.h; Multiboot a.out-kludge header at offset 0.
 
-usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA] [--flip payload|relocs:N]
-                             [--last-field VALUE] [--mb FIELD=VALUE] [--truncate BYTES] [--crc]
-  --flip PART:N       invert byte N of the payload or of the relocation table
+usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
+                             [--flip payload|relocs|stub:N] [--last-field VALUE]
+                             [--mb FIELD=VALUE] [--truncate BYTES] [--crc]
+  --flip PART:N       invert byte N of the payload, of the relocation table, or of the stub's
+                      self-checked part (from the end of the kslide header; a negative N counts
+                      back from the payload, which follows the stub within 16 bytes)
   --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches
   --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
 """
@@ -25,9 +28,10 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("entry_offset", 88, "<Q"), ("align", 96, "<Q"), ("phys_min", 104, "<Q"),
           ("phys_max", 112, "<Q"), ("memory_size", 144, "<Q"),
           ("handoff_data_offset", 152, "<Q"), ("handoff_data_size", 160, "<Q"),
-          ("handoff", 168, "<I"), ("checksum", 172, "<I")]
-HEADER_SIZE = 176
-CHECKSUM = 172
+          ("handoff", 168, "<I"), ("stub_sum", 172, "<I"), ("stub_sum_of_sums", 176, "<I"),
+          ("checksum", 180, "<I")]
+HEADER_SIZE = 184
+CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
 
@@ -113,8 +117,12 @@ def main(argv):
             put(img, hdr, name, get(img, hdr, name) + int(delta, 0))
         elif op == "--flip":
             part, n = arg.split(":")
-            base = get(img, hdr, part + "_offset")
-            img[base + int(n, 0)] ^= 0xff
+            n = int(n, 0)
+            if part == "stub":  # from the header's end; negative: back from the payload
+                base = hdr + HEADER_SIZE if n >= 0 else get(img, hdr, "payload_offset")
+            else:
+                base = get(img, hdr, part + "_offset")
+            img[base + n] ^= 0xff
         elif op == "--last-field":
             at = get(img, hdr, "payload_offset") + last_field(img, hdr)
             struct.pack_into("<I", img, at, int(arg, 0) & 0xffffffff)

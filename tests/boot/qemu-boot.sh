@@ -6,6 +6,7 @@
 # usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
 #                     [-l LOG] [-D [-U]] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
+#   -N REGEX   ... and must not match this one (repeatable)
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
@@ -16,16 +17,18 @@
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 set -u
 
-arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" want=1 initrd=""
+arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
 disc=false uefi=false vga=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:t:l:I:FHDUV opt; do
+while getopts a:c:m:A:e:N:t:l:I:FHDUV opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	A) append=$OPTARG ;;
 	e) expects="$expects
+$OPTARG" ;;
+	N) refuses="$refuses
 $OPTARG" ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -85,6 +88,10 @@ check_expects() {
 		[ -z "$re" ] && continue
 		grep -aEq -- "$re" "$log" || { echo "missing: $re" >&2; exit 1; }
 	done || fail "log does not match every expectation"
+	echo "$refuses" | while IFS= read -r re; do
+		[ -z "$re" ] && continue
+		! grep -aEq -- "$re" "$log" || { echo "present: $re" >&2; exit 1; }
+	done || fail "log matches what it must not"
 }
 
 if [ "$status" != "$want" ]; then

@@ -19,18 +19,18 @@
 /*
  * The test image, 320 bytes:
  *
- *   0        16                  16+176   200         248        264            288       320
+ *   0        16                  16+184   208         256        272            296       320
  *   | stub   | header            | stub   | payload   | relocs   | handoff data | padding |
  */
 #define IMAGE_BYTES	  320u
 #define HEADER_OFFSET	  16u
-#define PAYLOAD_OFFSET	  200u
+#define PAYLOAD_OFFSET	  208u
 #define PAYLOAD_FILE_SIZE 48u
 #define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
 #define MEMORY_SIZE	  0x5000u /* the kernel uses memory past its bss too */
-#define RELOCS_OFFSET	  248u
+#define RELOCS_OFFSET	  256u
 #define RELOCS_SIZE	  16u
-#define DATA_OFFSET	  264u
+#define DATA_OFFSET	  272u
 #define DATA_SIZE	  24u
 #define LINK_BASE	  0x100000u
 #define PAGE		  0x1000u
@@ -500,6 +500,33 @@ static void test_flipped_checksum_byte_is_rejected(void **state)
 	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
 }
 
+/* The stub's self-check sums: every changed byte changes the plain sum, and moving two
+ * different words changes the sum of sums. */
+static void test_stub_sums_see_every_changed_byte_and_swapped_words(void **state)
+{
+	(void)state;
+	uint8_t stub[256];
+	for (unsigned i = 0; i < sizeof(stub); i++)
+		stub[i] = (uint8_t)(i * 151u + 7u);
+	uint32_t sum, sums, s2, ss2;
+	image_stub_sums(stub, sizeof(stub), &sum, &sums);
+	for (unsigned i = 0; i < sizeof(stub); i++) {
+		for (unsigned flip = 1; flip < 256; flip <<= 1) {
+			stub[i] ^= (uint8_t)flip;
+			image_stub_sums(stub, sizeof(stub), &s2, &ss2);
+			stub[i] ^= (uint8_t)flip;
+			assert_int_not_equal(s2, sum);
+		}
+	}
+	uint8_t word[4];
+	memcpy(word, stub + 16, 4);
+	memcpy(stub + 16, stub + 64, 4);
+	memcpy(stub + 64, word, 4);
+	image_stub_sums(stub, sizeof(stub), &s2, &ss2);
+	assert_int_equal(s2, sum); /* the same words, so the same plain sum */
+	assert_int_not_equal(ss2, sums);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_flipped_handoff_data_byte_is_rejected),
 		cmocka_unit_test(test_flipped_header_byte_is_rejected),
 		cmocka_unit_test(test_flipped_checksum_byte_is_rejected),
+		cmocka_unit_test(test_stub_sums_see_every_changed_byte_and_swapped_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -556,6 +556,7 @@ static void test_more_modules_than_the_table_is_no_space(void **state)
 	set_info(f, MBI_MODS_COUNT, BOOTENV_MODULES_MAX + 1);
 	set_info(f, MBI_MODS_ADDR, list);
 	assert_int_equal(parse(f), KS_ENOSPC);
+	assert_int_equal(f->env.modules_given, BOOTENV_MODULES_MAX + 1); /* for the message */
 }
 
 static void test_bootenv_avoid_reports_a_full_table(void **state)

@@ -693,10 +693,11 @@ static void test_module_ending_before_it_starts_is_rejected(void **state)
 static void test_more_modules_than_the_table_is_no_space(void **state)
 {
 	struct fake *f = *state;
-	for (uint32_t i = 0; i < BOOTENV_MODULES_MAX + 1; i++)
+	for (uint32_t i = 0; i < BOOTENV_MODULES_MAX + 3; i++)
 		add_module(f, 0x400000 + i * 0x1000, 0x400000 + i * 0x1000 + 0x10, "");
 	finish(f);
 	assert_rejected(f, KS_ENOSPC);
+	assert_int_equal(f->env.modules_given, BOOTENV_MODULES_MAX + 3); /* all of them counted */
 }
 
 static void test_mmap_entries_smaller_than_24_bytes_are_rejected(void **state)

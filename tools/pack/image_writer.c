@@ -326,6 +326,14 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 
 	struct kslide_image_header h;
 	fill_header(&h, k, opt, &l);
+	/* The stub checks its bytes after this header itself, first of all (boot/x86/). */
+	size_t checked = (size_t)kh + sizeof(h);
+	if (checked > stub_size || (stub_size - checked) % 4) {
+		free(img);
+		return fail(err, err_cap, "internal error: the embedded stub's checked part is not "
+					  "whole words");
+	}
+	image_stub_sums(img + checked, stub_size - checked, &h.stub_sum, &h.stub_sum_of_sums);
 	h.checksum = image_checksum(img, &h);
 	memcpy(img + kh, &h, sizeof(h));
 

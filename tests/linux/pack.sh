@@ -82,14 +82,18 @@ done
 
 # Two images alike but for where their bzImages kept the payload: the setup header's
 # payload_offset and payload_length (file offsets 0x248-0x24f) in the handoff data, and the
-# image checksum over them. Header layout: include/kslide/image.h (tests/boot/patch-image.py).
+# image checksum over them. The header's layout is tests/boot/patch-image.py's.
 same_but_payload_fields() {
-	python3 - "$1" "$2" <<'EOF_PY'
-import struct, sys
-a, b = (open(p, "rb").read() for p in sys.argv[1:3])
-h = a.find(b"KSLIDEIM")
-data = struct.unpack_from("<Q", a, h + 152)[0] - 0x1f1  # handoff_data_offset, less 0x1f1
-skips = sorted([(h + 172, h + 176), (data + 0x248, data + 0x250)])  # checksum; payload fields
+	python3 - "$HERE/../boot/patch-image.py" "$1" "$2" <<'EOF_PY'
+import importlib.util, struct, sys
+spec = importlib.util.spec_from_file_location("patch_image", sys.argv[1])
+layout = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(layout)
+a, b = (open(p, "rb").read() for p in sys.argv[2:4])
+h = a.find(layout.MAGIC)
+_, data_field, fmt = layout.field("handoff_data_offset")
+data = struct.unpack_from(fmt, a, h + data_field)[0] - 0x1f1  # file offset 0x1f1 comes first
+skips = sorted([(h + layout.CHECKSUM, h + layout.CHECKSUM + 4), (data + 0x248, data + 0x250)])
 at, same = 0, len(a) == len(b)
 for lo, hi in skips:
     same = same and a[at:lo] == b[at:lo]

@@ -28,6 +28,7 @@ include mk/kernel.mk
 include mk/tools.mk
 include mk/tests.mk
 include mk/bench.mk
+include mk/linux.mk
 
 tools: $(TOOLS)
 images: $(IMAGES)

@@ -51,6 +51,20 @@ need grub-efi-amd64-bin test -f /usr/lib/grub/x86_64-efi/multiboot2.mod
 need xorriso has xorriso
 need mtools has mformat
 need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
+# kslide-pack decompresses Linux bzImage payloads; the Linux tests read them again with the
+# lz4 and zstd programs.
+need zlib1g-dev header '#include <zlib.h>'
+need zlib1g-dev links -lz
+need liblzma-dev header '#include <lzma.h>'
+need liblzma-dev links -llzma
+need liblz4-dev header '#include <lz4.h>'
+need liblz4-dev links -llz4
+need libzstd-dev header '#include <zstd.h>\n#include <zstd_errors.h>'
+need libzstd-dev links -lzstd
+need libbz2-dev header '#include <bzlib.h>'
+need libbz2-dev links -lbz2
+need lz4 has lz4
+need zstd has zstd
 # -m32 freestanding code needs only gcc's own headers, but check that gcc can target i386.
 need gcc header '#include <stdint.h>' "-m32 -ffreestanding"
 

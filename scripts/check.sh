@@ -25,6 +25,7 @@ stage unit make -s --no-print-directory BUILD="$B" unit
 stage reloc-oracle make -s --no-print-directory BUILD="$B" oracle
 stage fuzz-smoke make -s --no-print-directory BUILD="$B" fuzz-smoke
 stage pack-errors tests/pack/errors.sh "$B"
+stage linux-pack tests/linux/pack.sh "$B"
 stage uniformity-checker tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity"
 stage kslide-stat tests/stat/check.sh "$B"
 stage boot-i386 tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh

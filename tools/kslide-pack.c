@@ -1,10 +1,13 @@
 /*
- * kslide-pack: turn a relocatable ELF kernel into a self-randomizing Multiboot image.
+ * kslide-pack: turn a relocatable ELF kernel, or a Linux bzImage, into a self-randomizing
+ * Multiboot image.
  * See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
  */
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_note.h"
+#include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
 
 #ifndef KSLIDE_VERSION
@@ -43,6 +47,19 @@ extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 #define PIE_VIRT_MIN 0xffff880000000000ull
 #define PIE_VIRT_END 0xffffff8000000000ull
 
+/*
+ * Linux's own windows, which a bzImage gets by default (an x86-64 vmlinux ELF, known by its
+ * per-CPU segment, too). Bases start at the preferred address (LOAD_PHYSICAL_ADDR, the link
+ * base) above the kernel map's start, __START_KERNEL_map on x86-64 or PAGE_OFFSET on i386
+ * (the ELF's virtual minus physical link base). The image must end inside KERNEL_IMAGE_SIZE:
+ * 1 GiB of virtual space on x86-64 with KASLR (arch/x86/include/asm/page_64_types.h), 512 MiB
+ * of physical memory on i386 (page_32_types.h), as Linux's own KASLR keeps it.
+ */
+#define LINUX_X86_64_IMAGE_SIZE 0x40000000ull
+#define LINUX_I386_IMAGE_SIZE 0x20000000ull
+/* Without XLF_CAN_BE_LOADED_ABOVE_4G a 64-bit kernel must stay below 4 GiB (boot.rst). */
+#define BELOW_4G 0x100000000ull
+
 static const char *progname = "kslide-pack";
 
 /* --handoff NAME: how the stub enters the kernel (boot/handoff_*.c). */
@@ -54,6 +71,8 @@ static const struct {
 	{ "kslide", KSLIDE_HANDOFF_KSLIDE, "kslide's boot info (include/kslide/bootinfo.h)" },
 	{ "multiboot", KSLIDE_HANDOFF_MULTIBOOT,
 	  "the loader's own Multiboot info (include/kslide/multiboot.h)" },
+	{ "linux", KSLIDE_HANDOFF_LINUX,
+	  "Linux's boot protocol, a zero page around a bzImage's setup header" },
 };
 #define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
 
@@ -63,31 +82,39 @@ static const struct {
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"Usage: %s [options] -o OUT IN.elf\n"
-		"Turn a relocatable ELF kernel (i386 or x86-64 linked with --emit-relocs, or an\n"
-		"x86-64 static PIE) into a Multiboot image that loads it at a random base on\n"
-		"every boot. On x86-64 the virtual base is drawn independently of the physical one.\n"
+		"Usage: %s [options] -o OUT IN\n"
+		"Turn a relocatable kernel into a Multiboot image that loads it at a random base on\n"
+		"every boot. IN is an ELF (i386 or x86-64 linked with --emit-relocs, an x86-64\n"
+		"static PIE, or Linux's vmlinux) or a Linux bzImage (/boot/vmlinuz-*: boot protocol\n"
+		"2.08 or later, relocatable; its payload is decompressed and its relocation lists\n"
+		"read, and its setup header chooses Linux's windows as the defaults). On x86-64 the\n"
+		"virtual base is drawn independently of the physical one.\n"
 		"\n"
 		"  -o, --output FILE       write the image here (atomically)\n"
-		"      --align N           base alignment, a power of two >= 4K (default 2M)\n"
-		"      --min ADDR          lowest physical base (default 16M)\n"
+		"      --align N           base alignment, a power of two >= 4K (default 2M; a\n"
+		"                          bzImage: its kernel_alignment, and at least its\n"
+		"                          min_alignment)\n"
+		"      --min ADDR          lowest physical base (default 16M; a bzImage: its\n"
+		"                          pref_address)\n"
 		"      --max ADDR          the kernel must end at or below ADDR (default 896M on\n"
-		"                          i386, 64T on x86-64)\n"
+		"                          i386, 64T on x86-64; an i386 bzImage: 512M)\n"
 		"      --virt-align N      x86-64: virtual base alignment (default: --align)\n"
 		"      --virt-range MIN:END  x86-64: the kernel's virtual range must lie in [MIN, END);\n"
 		"                          END 0 means the top of the address space (default\n"
 		"                          0xffffffff80000000:0xffffffffff000000 for -mcmodel=kernel,\n"
-		"                          0xffff880000000000:0xffffff8000000000 for a PIE)\n"
+		"                          0xffff880000000000:0xffffff8000000000 for a PIE, Linux's\n"
+		"                          0xffffffff81000000:0xffffffffc0000000 for Linux)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
-		"      --handoff NAME      how the stub enters the kernel; by default the one the\n"
-		"                          kernel's kslide note names, else multiboot for a kernel\n"
-		"                          with a Multiboot header, else kslide:\n",
+		"      --handoff NAME      how the stub enters the kernel; by default linux for a\n"
+		"                          bzImage, the one the kernel's kslide note names, else\n"
+		"                          multiboot for a kernel with a Multiboot header, else\n"
+		"                          kslide:\n",
 		progname);
 	for (size_t i = 0; i < HANDOFF_COUNT; i++)
 		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
 	fprintf(to,
 		"      --stats             print relocation table statistics\n"
-		"  -v, --verbose           describe the kernel and the image\n"
+		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n"
 		"\n"
@@ -213,15 +240,25 @@ static void print_stats(const struct packed_image *img)
 }
 
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
-			 const char *in)
+			 const struct linux_image *li, const char *in)
 {
 	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
 		return error(NULL, "--align must be a power of two of at least 4K");
+	uint64_t linux_min = li && li->header.min_alignment_log2
+				     ? 1ull << li->header.min_alignment_log2 : 0;
+	if (opt->align < linux_min ||
+	    (k->arch == KSLIDE_ARCH_X86_64 && opt->virt_align < linux_min))
+		return error(in, "--%s 0x%llx is below the kernel's min_alignment (0x%llx)",
+			     opt->align < linux_min ? "align" : "virt-align",
+			     (unsigned long long)(opt->align < linux_min ? opt->align
+									 : opt->virt_align),
+			     (unsigned long long)linux_min);
 	if (opt->min >= opt->max)
 		return error(NULL, "--min must be below --max");
-	if (k->mem_size > opt->max - opt->min)
+	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
+	if (size > opt->max - opt->min)
 		return error(in, "kernel (%llu bytes) does not fit between --min and --max",
-			     (unsigned long long)k->mem_size);
+			     (unsigned long long)size);
 	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
 		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
 	if (k->arch != KSLIDE_ARCH_X86_64)
@@ -242,12 +279,46 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 /* What the command line chose besides the options' values. */
 struct choices {
 	int stats, verbose;
-	int max_given, range_given, handoff_given;
+	int align_given, min_given, max_given, virt_align_given, range_given, handoff_given;
 };
+
+/* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
+static bool has_fixed_segment(const struct kernel_elf *k)
+{
+	for (size_t i = 0; i < k->segment_count; i++)
+		if (k->segments[i].fixed)
+			return true;
+	return false;
+}
+
+/* Linux's windows (LINUX_*_IMAGE_SIZE above), from its setup header h when there is one. */
+static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
+			   const struct bzimage_header *h, const struct choices *ch)
+{
+	uint64_t kernel_map = k->link_virt - k->link_phys;
+	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
+	if (!ch->align_given && h)
+		opt->align = h->kernel_alignment;
+	if (!ch->min_given)
+		opt->min = base;
+	if (k->arch == KSLIDE_ARCH_I386) {
+		if (!ch->max_given)
+			opt->max = LINUX_I386_IMAGE_SIZE;
+		return;
+	}
+	if (!ch->max_given && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
+		opt->max = BELOW_4G;
+	if (!ch->virt_align_given)
+		opt->virt_align = opt->align;
+	if (!ch->range_given) {
+		opt->virt_min = kernel_map + base;
+		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
+	}
+}
 
 /* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
 static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct choices *ch)
+			   const struct linux_image *li, const struct choices *ch)
 {
 	if (!ch->max_given)
 		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
@@ -257,14 +328,21 @@ static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
 		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
 		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
 	}
+	if (li || has_fixed_segment(k))
+		linux_defaults(opt, k, li ? &li->header : NULL, ch);
 }
 
 /* The handoff: --handoff, else the kernel's note, else what its headers say it speaks. */
 static const char *choose_handoff(struct pack_options *opt, const struct choices *ch,
-				  const struct kernel_note *note, const struct multiboot_requests *mb)
+				  const struct kernel_note *note, const struct multiboot_requests *mb,
+				  bool is_linux)
 {
 	if (ch->handoff_given)
 		return "as --handoff asks";
+	if (is_linux) {
+		opt->handoff = KSLIDE_HANDOFF_LINUX;
+		return "a Linux bzImage";
+	}
 	if (note->present && note->handoff) {
 		opt->handoff = note->handoff;
 		return "as the kernel's kslide note asks";
@@ -309,10 +387,38 @@ static int prepare_multiboot(const char *in, struct kernel_elf *k,
 	return 0;
 }
 
+static void print_linux(const struct linux_image *li)
+{
+	const struct bzimage_header *h = &li->header;
+	fprintf(stderr,
+		"linux: bzImage, boot protocol %u.%02u, %s payload: %llu bytes of vmlinux and %llu of "
+		"relocation lists\n",
+		h->version >> 8, h->version & 0xff, payload_codec_name(li->codec),
+		(unsigned long long)li->vmlinux_bytes,
+		(unsigned long long)(li->payload_bytes - li->vmlinux_bytes));
+	fprintf(stderr, "linux: relocation lists: %zu 32-bit, %zu inverse 32-bit, %zu 64-bit\n",
+		li->relocs[LINUX_RELOCS_32], li->relocs[LINUX_RELOCS_INVERSE_32],
+		li->relocs[LINUX_RELOCS_64]);
+	fprintf(stderr,
+		"linux: init_size %u, kernel_alignment 0x%x, min_alignment 0x%llx, pref_address "
+		"0x%llx, loadflags 0x%x, xloadflags 0x%x, cmdline_size %u, handover_offset 0x%x; "
+		"setup header %u bytes\n",
+		h->init_size, h->kernel_alignment,
+		h->min_alignment_log2 ? 1ull << h->min_alignment_log2 : 0ull,
+		(unsigned long long)h->pref_address, h->loadflags, h->xloadflags, h->cmdline_size,
+		h->handover_offset, h->size);
+	fprintf(stderr, "linux: %llu bytes from the base must be free at entry: max(vmlinux span, "
+			"init_size)\n",
+		(unsigned long long)li->memory_size);
+}
+
 static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
 			  const struct pack_options *opt, const char *handoff_why,
 			  const struct multiboot_requests *mb)
 {
+	size_t kinds[RELOC_KIND_LAST + 1] = { 0 };
+	for (size_t i = 0; i < k->fixup_count; i++)
+		kinds[k->fixups[i].kind]++;
 	fprintf(stderr,
 		"kernel: link phys 0x%llx virt 0x%llx, %llu bytes in memory (%llu in file), "
 		"entry +0x%llx\n",
@@ -320,11 +426,21 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 		(unsigned long long)k->mem_size, (unsigned long long)k->file_size,
 		(unsigned long long)k->entry_offset);
 	fprintf(stderr,
-		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone\n",
-		k->fixup_count, k->skipped_pcrel, k->skipped_absolute);
+		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone, %zu "
+		"weak undefined left alone, %zu into the per-CPU segment left alone, %zu in notes\n",
+		k->fixup_count, k->skipped_pcrel, k->skipped_absolute, k->skipped_weak,
+		k->skipped_fixed, k->skipped_notes);
+	fprintf(stderr,
+		"fixups: %zu 32-bit, %zu 32-bit signed, %zu 64-bit, %zu inverse 32-bit\n",
+		kinds[RELOC_ADD32], kinds[RELOC_ADD32S], kinds[RELOC_ADD64], kinds[RELOC_SUB32S]);
 	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
+	if (k->arch == KSLIDE_ARCH_X86_64)
+		fprintf(stderr, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
+				"0x%llx\n",
+			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,
+			(unsigned long long)opt->virt_align);
 	fprintf(stderr, "handoff: %s (%s)\n", handoff_name(opt->handoff), handoff_why);
 	if (opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
 		return;
@@ -355,35 +471,77 @@ static void warn_link_inside_image(const char *in, const struct kernel_elf *k, s
 		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end);
 }
 
-static int pack(const char *in, const char *out, struct pack_options *opt,
-		const struct choices *ch)
+/*
+ * Read IN into k: an ELF, with its kslide note and Multiboot headers, or a Linux bzImage (li,
+ * *is_linux), whose handoff data is its setup header. 0, or 1 after a message.
+ */
+static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note *note,
+		       struct multiboot_requests *mb, struct linux_image *li, bool *is_linux)
 {
 	size_t len;
 	uint8_t *buf = read_file(in, &len);
 	if (!buf)
 		return error(in, "%s", strerror(errno));
 	char err[512];
+	memset(note, 0, sizeof(*note));
+	memset(mb, 0, sizeof(*mb));
+	*is_linux = bzimage_detect(buf, len);
+	bool elf = len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+	int rc = 0;
+	if (!elf && !*is_linux)
+		rc = error(in, "not an ELF file or a Linux bzImage (no ELF magic, no boot flag "
+			       "0xAA55 and \"HdrS\" at 0x202)");
+	else if (*is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))
+			   : kernel_elf_read(buf, len, k, err, sizeof(err)))
+		rc = error(in, "%s", err);
+	else if (!*is_linux && (kernel_note_read(buf, len, note, err, sizeof(err)) ||
+				multiboot_requests_read(buf, len, mb, err, sizeof(err)))) {
+		rc = error(in, "%s", err);
+		kernel_elf_free(k);
+	}
+	free(buf);
+	return rc;
+}
+
+/* Linux's boot protocol needs a bzImage's setup header, and a bzImage needs that protocol. */
+static int check_linux_handoff(const char *in, const struct pack_options *opt, bool is_linux)
+{
+	if (is_linux && opt->handoff != KSLIDE_HANDOFF_LINUX)
+		return error(in, "a Linux bzImage is entered by Linux's boot protocol (--handoff "
+				 "linux), not --handoff %s",
+			     handoff_name(opt->handoff));
+	if (!is_linux && opt->handoff == KSLIDE_HANDOFF_LINUX)
+		return error(in, "--handoff linux needs a Linux bzImage, whose setup header the "
+				 "zero page is built around");
+	return 0;
+}
+
+static int pack(const char *in, const char *out, struct pack_options *opt,
+		const struct choices *ch)
+{
 	struct kernel_elf k;
 	struct kernel_note note;
 	struct multiboot_requests mb;
-	int rc = kernel_elf_read(buf, len, &k, err, sizeof(err));
-	if (rc) {
-		free(buf);
-		return error(in, "%s", err);
+	struct linux_image li;
+	bool is_linux = false;
+	if (read_kernel(in, &k, &note, &mb, &li, &is_linux))
+		return 1;
+	const char *handoff_why = choose_handoff(opt, ch, &note, &mb, is_linux);
+	apply_defaults(opt, &k, is_linux ? &li : NULL, ch);
+	int rc = check_linux_handoff(in, opt, is_linux);
+	if (!rc && is_linux) {
+		opt->handoff_data = li.header.bytes;
+		opt->handoff_data_size = li.header.size;
+		opt->memory_size = li.memory_size;
 	}
-	if (kernel_note_read(buf, len, &note, err, sizeof(err)) ||
-	    multiboot_requests_read(buf, len, &mb, err, sizeof(err)))
-		rc = error(in, "%s", err);
-	free(buf);
-	const char *handoff_why = choose_handoff(opt, ch, &note, &mb);
-	apply_defaults(opt, &k, ch);
 	if (!rc && opt->handoff == KSLIDE_HANDOFF_MULTIBOOT)
 		rc = prepare_multiboot(in, &k, &mb, opt);
 	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
+	char err[512];
 	if (!rc)
-		rc = check_options(opt, &k, in);
+		rc = check_options(opt, &k, is_linux ? &li : NULL, in);
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
 	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
@@ -392,6 +550,8 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		warn_link_inside_image(in, &k, img.size);
 	if (!rc && ch->stats)
 		print_stats(&img);
+	if (!rc && ch->verbose && is_linux)
+		print_linux(&li);
 	if (!rc && ch->verbose)
 		print_verbose(&k, &img, opt, handoff_why, &mb);
 	free(img.bytes);
@@ -436,7 +596,10 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
+			ch.align_given |= c == OPT_ALIGN;
+			ch.min_given |= c == OPT_MIN;
 			ch.max_given |= c == OPT_MAX;
+			ch.virt_align_given |= c == OPT_VIRT_ALIGN;
 			break;
 		case OPT_VIRT_RANGE:
 			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
@@ -460,7 +623,7 @@ int main(int argc, char **argv)
 	}
 	if (!out || optind >= argc || optind < argc - 1) {
 		error(NULL, "%s", !out		       ? "no output file: give -o OUT"
-				  : optind >= argc     ? "no input kernel: give IN.elf"
+				  : optind >= argc     ? "no input kernel: give IN (an ELF or a bzImage)"
 						       : "more than one input kernel");
 		usage(stderr);
 		return 1;

@@ -156,7 +156,7 @@ fi
 expect_fail "missing input" "missing.elf: No such file or directory" "$T/missing.elf"
 expect_fail "a directory as input" "kslide-pack: $T: Is a directory" "$T"
 : >"$T/empty"
-expect_fail "empty file" "empty: not an ELF file" "$T/empty"
+expect_fail "empty file" "empty: not an ELF file or a Linux bzImage" "$T/empty"
 printf 'garbage, not a kernel\n' >"$T/garbage"
 expect_fail "garbage" "garbage: not an ELF file" "$T/garbage"
 printf '\177ELF' >"$T/magic-only"
@@ -230,6 +230,69 @@ expect_fail "--virt-range too small" "does not fit in --virt-range" \
 	--virt-range 0xffffffff80000000:0xffffffff80000004 "$T/x64.elf"
 expect_fail "--virt-align not a power of two" "--virt-align must be a power of two" \
 	--virt-align 12K "$T/x64.elf"
+# Linux's x86-64 layout: a per-CPU section linked at virtual 0, loaded inside the image. A
+# PC-relative reference to it loses the slide (inverse), an absolute one stays, a pointer in
+# it to the kernel moves; a reference to an undefined weak symbol stays 0. The linker makes
+# init_per_cpu__pcpu_var (as Linux's vmlinux.lds.S defines such names) absolute, though it is
+# an address in the image: it moves.
+ASM_PERCPU='
+	.text
+	.globl _start
+_start:	movl pcpu_var(%rip), %eax
+	movq $pcpu_var, %rbx
+	movq $_start, %rcx
+1:	hlt
+	jmp 1b
+	.section .data..percpu, "aw"
+	.globl pcpu_var
+pcpu_var: .long 0
+	.long 0
+	.quad _start
+	.data
+	.weak missing
+	.quad missing
+	.quad init_per_cpu__pcpu_var
+'
+lds_percpu() { # lds_percpu PHYS_OF_PERCPU: where the per-CPU section is loaded
+	echo "
+ENTRY(_start)
+PHDRS { text PT_LOAD; percpu PT_LOAD; data PT_LOAD; }
+SECTIONS {
+	. = 0xffffffff81000000;
+	.text : AT(0x1000000) { *(.text) } :text
+	. = ALIGN(4096);
+	__per_cpu_load = .;
+	.data..percpu 0 : AT($1) { *(.data..percpu) } :percpu
+	. = __per_cpu_load + SIZEOF(.data..percpu);
+	. = ALIGN(4096);
+	.data : AT(ADDR(.data) - 0xffffffff80000000) { *(.data) } :data
+}
+init_per_cpu__pcpu_var = pcpu_var + __per_cpu_load;"
+}
+kernel64 percpu "$ASM_PERCPU" "$(lds_percpu '__per_cpu_load - 0xffffffff80000000')" --emit-relocs
+if "$PACK" -v -o "$out" "$T/percpu.elf" >"$T/stdout" 2>"$T/stderr" &&
+	grep -q '^relocations: 4 patched, 0 PC-relative, 0 absolute symbols left alone, 1 weak undefined left alone, 1 into the per-CPU segment left alone' "$T/stderr" &&
+	grep -q '^fixups: 0 32-bit, 1 32-bit signed, 2 64-bit, 1 inverse 32-bit$' "$T/stderr" &&
+	readelf -sW "$T/percpu.elf" | grep -q ' ABS init_per_cpu__pcpu_var$'; then
+	ok "a per-CPU segment at virtual 0: one inverse, one left alone, two moved; weak left at 0"
+else
+	not_ok "a per-CPU segment at virtual 0" "failed or miscounted its relocations"
+fi
+# An inverse field loses the slide: the lowest virtual base gives it its highest value. Here
+# 32 MiB below the link base, past what the int32 from _start to pcpu_var can lose.
+expect_fail "an inverse 32-bit field the virtual window overflows" \
+	"a 32-bit PC-relative (inverse) field at offset 0x2 would overflow" \
+	--virt-range 0xffffffff7f000000:0xffffffff81010000 "$T/percpu.elf"
+kernel64 percpufar "$ASM_PERCPU" "$(lds_percpu 0x9000000)" --emit-relocs
+expect_fail "a per-CPU segment loaded outside the image" \
+	"segment 1 is linked at virtual 0 (a per-CPU area) but its physical range [0x9000000, 0x9000010) lies outside the image [0x1000000, " \
+	"$T/percpufar.elf"
+kernel64 percpupc "$(printf '%s\n\t.section .data..percpu, "aw"\n\t.long _start - .' "$ASM_PERCPU")" \
+	"$(lds_percpu '__per_cpu_load - 0xffffffff80000000')" --emit-relocs
+expect_fail "a PC-relative reference from the per-CPU segment to the kernel" \
+	"PC-relative reference from the per-CPU segment at .data..percpu+0x10 to the moving kernel cannot be relocated" \
+	"$T/percpupc.elf"
+
 # A zero-extended 32-bit field cannot hold an address in the top 2 GiB.
 kernel64 x64low '
 	.text
@@ -321,7 +384,8 @@ SECTIONS {
 	.data 0xC0200000 : AT(0x101000) { *(.data) }
 }' --emit-relocs
 expect_fail "segments with different virtual-to-physical offsets" \
-	"segments have different virtual-to-physical offsets" "$T/offsets.elf"
+	"segments 0 and 1 have different virtual-to-physical offsets (virtual 0xc0100000 at physical 0x100000, virtual 0xc0200000 at physical 0x101000)" \
+	"$T/offsets.elf"
 kernel unaligned "$ASM_GOOD" "$(echo "$LDS_GOOD" | sed 's/0x100000/0x100010/')" --emit-relocs
 expect_fail "unaligned lowest segment" "lowest segment is not page aligned (0x100010)" \
 	"$T/unaligned.elf"
@@ -357,6 +421,22 @@ kernel undef '
 _start:	movl $nowhere, %eax
 	hlt' "$LDS_GOOD" --emit-relocs --unresolved-symbols=ignore-all
 expect_fail "undefined symbol" "undefined symbol referenced at .text+0x1" "$T/undef.elf"
+# Undefined weak symbols are legal: an absolute reference holds 0 and stays; a call to one
+# must keep aiming at 0, so it loses the slide.
+kernel weak '
+	.text
+	.globl _start
+	.weak missing, missing_fn
+_start:	movl $missing, %eax
+	call missing_fn
+	hlt' "$LDS_GOOD" --emit-relocs
+if "$PACK" -v -o "$out" "$T/weak.elf" >"$T/stdout" 2>"$T/stderr" &&
+	grep -q '^relocations: 1 patched, 0 PC-relative, 0 absolute symbols left alone, 1 weak undefined left alone' "$T/stderr" &&
+	grep -q '^fixups: 0 32-bit, 0 32-bit signed, 0 64-bit, 1 inverse 32-bit$' "$T/stderr"; then
+	ok "undefined weak symbols: the reference left at 0, the call an inverse fixup"
+else
+	not_ok "undefined weak symbols" "refused or miscounted"
+fi
 kernel pcabs '
 	.text
 	.globl _start
@@ -394,6 +474,85 @@ expect_fail "relocations for a section that does not exist" \
 variant reldata && put32 "$T/reldata.elf" $(($(shdr "$T/reldata.elf" .rel.text) + 16)) 0x7ffff000
 expect_fail "relocations past the end of the file" "cannot read relocations for .text" \
 	"$T/reldata.elf"
+
+#### Linux bzImages: copies of Debian's 686 kernel (make linux-kernels), patched ####
+BZ686=$B/linux/686/vmlinuz BZ64=$B/linux/cloud-amd64/vmlinuz
+BZPY=$(dirname "$0")/../linux/bzimage.py
+if [ -e "$BZ686" ] && [ -e "$BZ64" ]; then
+	bz() { cp "$BZ686" "$T/$1.bz"; } # bz NAME: a copy of the 686 kernel to patch
+	bzset() { "$BZPY" set "$T/$1.bz" "$T/$1.bz" "$2" "$3" "$4"; } # bzset NAME OFFSET BYTES VALUE
+	# The payload's first byte in the file: (setup_sects + 1) sectors, then payload_offset.
+	payload=$((($(od -An -tu1 -j $((0x1f1)) -N1 "$BZ686") + 1) * 512 + $(u32 "$BZ686" $((0x248)))))
+	"$BZPY" payload "$BZ686" "$T/686.raw" && "$BZPY" packed "$BZ686" "$T/686.xz" || exit 1
+	extent=$("$BZPY" extent "$T/686.raw")
+	raw_bz() { # raw_bz NAME RAW: a 686 kernel whose payload is RAW, gzip-compressed
+		"$BZPY" compress gzip "$2" "$T/$1.gz" && "$BZPY" put "$BZ686" "$T/$1.gz" "$T/$1.bz"
+	}
+	bz oldproto && bzset oldproto $((0x206)) 2 0x0207
+	expect_fail "bzImage: boot protocol 2.07" "boot protocol 2.07 is too old: kslide needs 2.08" \
+		"$T/oldproto.bz"
+	bz fixed && bzset fixed $((0x234)) 1 0
+	expect_fail "bzImage: not relocatable" "not a relocatable kernel (relocatable_kernel is 0)" \
+		"$T/fixed.bz"
+	bz zimage && bzset zimage $((0x211)) 1 0
+	expect_fail "bzImage: loaded low" "a zImage (loaded low, LOADED_HIGH clear)" "$T/zimage.bz"
+	bz jump && bzset jump $((0x201)) 1 0x10
+	expect_fail "bzImage: header too short for its payload fields" \
+		"malformed setup header: the jump at 0x200 (eb 10)" "$T/jump.bz"
+	bz codec && bzset codec $payload 2 0x1234
+	expect_fail "bzImage: unknown compression" "unknown payload compression (first bytes 34 12" \
+		"$T/codec.bz"
+	bz lzo && bzset lzo $payload 2 0x4c89
+	expect_fail "bzImage: LZO" "LZO-compressed payloads are not supported" "$T/lzo.bz"
+	bz flip && "$BZPY" flip "$T/flip.bz" "$T/flip.bz" 1000000
+	expect_fail "bzImage: a byte of the xz stream flipped" "corrupt xz payload: liblzma data error" \
+		"$T/flip.bz"
+	head -c $((payload + 1000000)) "$BZ686" >"$T/cut.bz"
+	expect_fail "bzImage: the file cut inside its payload" \
+		"truncated: the payload ($(u32 "$BZ686" $((0x24c))) bytes at $(printf 0x%x $payload)) runs past the end of the file" \
+		"$T/cut.bz"
+	# A consistent header and size trailer around an xz stream that stops early.
+	size=$(wc -c <"$T/686.xz")
+	{ head -c $((size - 1004)) "$T/686.xz" && tail -c 4 "$T/686.xz"; } >"$T/short.xz"
+	"$BZPY" put "$BZ686" "$T/short.xz" "$T/short.bz"
+	expect_fail "bzImage: the xz stream cut before its end" "truncated xz payload: the stream ends" \
+		"$T/short.bz"
+	"$BZPY" set "$T/686.xz" "$T/trailer.xz" $((size - 4)) 4 $(($(u32 "$T/686.xz" $((size - 4))) + 4096))
+	"$BZPY" put "$BZ686" "$T/trailer.xz" "$T/trailer.bz"
+	expect_fail "bzImage: the size trailer 4 KiB too large" \
+		"corrupt xz payload: it decodes to fewer bytes than the" "$T/trailer.bz"
+	head -c 65536 /dev/urandom >"$T/random.raw" && raw_bz notelf "$T/random.raw"
+	expect_fail "bzImage: a payload that is no ELF" "the decompressed payload is not an ELF file" \
+		"$T/notelf.bz"
+	"$BZPY" set "$T/686.raw" "$T/noterm.raw" "$extent" 4 1 && raw_bz noterm "$T/noterm.raw"
+	expect_fail "bzImage: the relocation list without its terminator" \
+		"malformed relocation lists: the 32-bit list has no terminating zero" "$T/noterm.bz"
+	"$BZPY" insert "$T/686.raw" "$T/gap.raw" "$extent" 00000000 && raw_bz gap "$T/gap.raw"
+	expect_fail "bzImage: 4 bytes between vmlinux and its lists" \
+		"malformed relocation lists: 4 bytes lie between the vmlinux ELF and them" "$T/gap.bz"
+	"$BZPY" insert "$T/686.raw" "$T/odd.raw" "$extent" 0000 && raw_bz odd "$T/odd.raw"
+	expect_fail "bzImage: lists of no whole entries" "are not whole 32-bit entries" "$T/odd.bz"
+	last=$(($(wc -c <"$T/686.raw") - 4))
+	entries=$("$BZPY" lists "$T/686.raw" | sed 's/^32=\([0-9]*\) .*/\1/')
+	"$BZPY" set "$T/686.raw" "$T/below.raw" $last 4 0xc0000004 && raw_bz below "$T/below.raw"
+	expect_fail "bzImage: a relocation entry below the kernel" \
+		"32-bit relocation entry $((entries - 1)) (0xc0000004) points outside the kernel's loaded segments" \
+		"$T/below.bz"
+	"$BZPY" compress gzip "$T/686.raw" "$T/686.gz" && "$BZPY" put "$BZ64" "$T/686.gz" "$T/arch.bz"
+	expect_fail "bzImage: an x86-64 header around an i386 vmlinux" \
+		"the setup header describes a 64-bit (XLF_KERNEL_64) kernel but the payload's ELF is i386" \
+		"$T/arch.bz"
+	expect_fail "bzImage: --handoff kslide" \
+		"a Linux bzImage is entered by Linux's boot protocol (--handoff linux), not --handoff kslide" \
+		--handoff kslide "$BZ686"
+	expect_fail "an ELF kernel with --handoff linux" \
+		"--handoff linux needs a Linux bzImage, whose setup header the zero page is built around" \
+		--handoff linux "$KERNEL"
+	expect_fail "bzImage: --align below min_alignment" \
+		"--align 0x1000 is below the kernel's min_alignment (0x2000)" --align 4K "$BZ686"
+else
+	not_ok "Linux bzImages" "$BZ686 or $BZ64 is missing: run make linux-kernels"
+fi
 
 #### options ####
 G=$T/good.elf

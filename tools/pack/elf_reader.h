@@ -1,7 +1,7 @@
 /*
- * What the parts of the ELF reader share (kernel_elf.c reads segments and --emit-relocs
- * sections, dynamic_relocs.c reads a static PIE's .rela.dyn and .relr.dyn). Not for callers:
- * they use kernel_elf.h.
+ * What the parts of the ELF reader share (kernel_elf.c reads segments, emit_relocs.c the
+ * --emit-relocs sections, dynamic_relocs.c a static PIE's .rela.dyn and .relr.dyn). Not for
+ * callers: they use kernel_elf.h.
  */
 #ifndef KSLIDE_TOOLS_PACK_ELF_READER_H
 #define KSLIDE_TOOLS_PACK_ELF_READER_H
@@ -31,5 +31,8 @@ const char *x86_64_type_name(unsigned type);
 
 /* A static PIE's dynamic relocations become fixups; their fields get the link-time values. */
 int dynamic_relocs_read(struct reader *r);
+
+/* The --emit-relocs sections of an executable become fixups (emit_relocs.c). */
+int emit_relocs_read(struct reader *r);
 
 #endif

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,21 @@ static void put32(uint8_t *p, uint32_t v)
 /* Bytes a fixup patches (lib/reloc.h). */
 static uint64_t fixup_width(enum reloc_kind kind)
 {
-	return kind == RELOC_ADD64 ? 8 : 4;
+	switch (kind) {
+	case RELOC_ADD64:
+		return 8;
+	case RELOC_ADD32:
+	case RELOC_ADD32S:
+	case RELOC_SUB32S:
+		break;
+	}
+	return 4;
+}
+
+/* Whether a 32-bit kind reads its field sign-extended. */
+static bool signed_field(enum reloc_kind kind)
+{
+	return kind == RELOC_ADD32S || kind == RELOC_SUB32S;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -224,7 +239,7 @@ static int64_t field_value(const struct kernel_elf *k, const struct fixup *f)
 	const uint8_t *p = k->payload + f->offset;
 	uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 		     (uint32_t)p[3] << 24;
-	return f->kind == RELOC_ADD32S ? (int64_t)(int32_t)v : (int64_t)v;
+	return signed_field(f->kind) ? (int64_t)(int32_t)v : (int64_t)v;
 }
 
 int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
@@ -241,13 +256,16 @@ int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt
 		if (f->kind == RELOC_ADD64 || f->offset + 4 > k->file_size)
 			continue;
 		int64_t v = field_value(k, f);
-		int64_t lo = f->kind == RELOC_ADD32S ? INT32_MIN : 0;
-		int64_t hi = f->kind == RELOC_ADD32S ? INT32_MAX : (int64_t)UINT32_MAX;
-		if (v + low < lo || v + high > hi)
+		int64_t lo = signed_field(f->kind) ? INT32_MIN : 0;
+		int64_t hi = signed_field(f->kind) ? INT32_MAX : (int64_t)UINT32_MAX;
+		/* RELOC_SUB32S fields lose the slide: the lowest base gives their highest value. */
+		bool sub = f->kind == RELOC_SUB32S;
+		if ((sub ? v - high : v + low) < lo || (sub ? v - low : v + high) > hi)
 			return fail(err, err_cap,
 				    "a %s field at offset 0x%llx would overflow for some bases in "
 				    "--virt-range; a -mcmodel=kernel kernel must stay in the top 2 GiB",
-				    f->kind == RELOC_ADD32S ? "32-bit signed" : "32-bit",
+				    sub ? "32-bit PC-relative (inverse)"
+				    : signed_field(f->kind) ? "32-bit signed" : "32-bit",
 				    (unsigned long long)f->offset);
 	}
 	return 0;

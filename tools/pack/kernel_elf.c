@@ -1,8 +1,7 @@
 /*
  * Reading a kernel with libelf: PT_LOAD segments become one flat payload from the lowest
- * physical address; relocation sections kept by --emit-relocs become fixups (a static PIE's
- * dynamic relocations: dynamic_relocs.c). Every relocation type is either handled or
- * rejected by name.
+ * physical address; the relocation sections kept by --emit-relocs become fixups
+ * (emit_relocs.c; a static PIE's dynamic relocations: dynamic_relocs.c).
  */
 #include <elf.h>
 #include <gelf.h>
@@ -15,7 +14,6 @@
 
 #include "include/kslide/image.h"
 #include "tools/pack/elf_reader.h"
-#include "tools/pack/gotpcrelx.h"
 #include "tools/pack/kernel_elf.h"
 
 #define PAGE_SIZE 4096u
@@ -29,24 +27,6 @@ int reader_fail(struct reader *r, const char *fmt, ...)
 	vsnprintf(r->err, r->err_cap, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static const char *i386_type_name(unsigned type)
-{
-	static const char *const names[] = {
-		[R_386_NONE] = "R_386_NONE",	 [R_386_32] = "R_386_32",
-		[R_386_PC32] = "R_386_PC32",	 [R_386_GOT32] = "R_386_GOT32",
-		[R_386_PLT32] = "R_386_PLT32",	 [R_386_COPY] = "R_386_COPY",
-		[R_386_GLOB_DAT] = "R_386_GLOB_DAT", [R_386_JMP_SLOT] = "R_386_JMP_SLOT",
-		[R_386_RELATIVE] = "R_386_RELATIVE", [R_386_GOTOFF] = "R_386_GOTOFF",
-		[R_386_GOTPC] = "R_386_GOTPC",	 [R_386_32PLT] = "R_386_32PLT",
-		[R_386_TLS_TPOFF] = "R_386_TLS_TPOFF", [R_386_16] = "R_386_16",
-		[R_386_PC16] = "R_386_PC16",	 [R_386_8] = "R_386_8",
-		[R_386_PC8] = "R_386_PC8",	 [R_386_GOT32X] = "R_386_GOT32X",
-	};
-	if (type < sizeof(names) / sizeof(names[0]) && names[type])
-		return names[type];
-	return NULL;
 }
 
 const char *x86_64_type_name(unsigned type)
@@ -116,51 +96,145 @@ int reader_add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind)
 	return 0;
 }
 
-/* Segments: contiguous physical layout, one constant virtual-physical offset, no overlap. */
-static int read_segments(struct reader *r)
+/* Linux's x86-64 per-CPU area (struct kernel_segment): a segment linked at virtual 0. */
+static bool links_at_zero(const struct reader *r, const GElf_Phdr *p)
+{
+	return r->k->arch == KSLIDE_ARCH_X86_64 && p->p_vaddr == 0;
+}
+
+/* The checks every loadable segment must pass: 0, 1 for an empty one (skipped), or -1. */
+static int check_segment(struct reader *r, size_t i, const GElf_Phdr *p)
 {
 	/* ELF32 fields are 32 bits: a segment ending past 4 GiB wraps around. */
 	uint64_t space = r->k->arch == KSLIDE_ARCH_I386 ? 1ull << 32 : 0;
+	/* Before skipping empty segments: copy_segments copies all file-backed ones. */
+	if (p->p_filesz > p->p_memsz)
+		return reader_fail(r, "segment %zu has a file size larger than its memory size", i);
+	if (p->p_memsz == 0)
+		return 1;
+	if (p->p_paddr + p->p_memsz < p->p_paddr || p->p_vaddr + p->p_memsz < p->p_vaddr ||
+	    (space && (p->p_paddr + p->p_memsz > space || p->p_vaddr + p->p_memsz > space)))
+		return reader_fail(r, "segment %zu wraps around the address space", i);
+	return 0;
+}
+
+/* Calls visit for each non-empty PT_LOAD segment after checking it; stops at the first error. */
+static int each_segment(struct reader *r, int (*visit)(struct reader *, size_t, const GElf_Phdr *,
+						       void *),
+			void *ctx)
+{
 	size_t count;
 	if (elf_getphdrnum(r->elf, &count) != 0)
 		return reader_fail(r, "cannot read program headers: %s", elf_errmsg(-1));
-	uint64_t lo = UINT64_MAX, mem_end = 0, file_end = 0, delta = 0;
-	bool any = false;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Phdr p;
 		if (!gelf_getphdr(r->elf, (int)i, &p))
 			return reader_fail(r, "cannot read program header %zu", i);
 		if (p.p_type != PT_LOAD)
 			continue;
-		/* Before skipping empty segments: copy_segments copies all file-backed ones. */
-		if (p.p_filesz > p.p_memsz)
-			return reader_fail(r, "segment %zu has a file size larger than its memory size", i);
-		if (p.p_memsz == 0)
-			continue;
-		if (p.p_paddr + p.p_memsz < p.p_paddr || p.p_vaddr + p.p_memsz < p.p_vaddr ||
-		    (space && (p.p_paddr + p.p_memsz > space || p.p_vaddr + p.p_memsz > space)))
-			return reader_fail(r, "segment %zu wraps around the address space", i);
-		if (any && p.p_vaddr - p.p_paddr != delta)
-			return reader_fail(r, "segments have different virtual-to-physical offsets");
-		delta = p.p_vaddr - p.p_paddr;
-		any = true;
-		lo = p.p_paddr < lo ? p.p_paddr : lo;
-		mem_end = p.p_paddr + p.p_memsz > mem_end ? p.p_paddr + p.p_memsz : mem_end;
-		if (p.p_filesz && p.p_paddr + p.p_filesz > file_end)
-			file_end = p.p_paddr + p.p_filesz;
+		int rc = check_segment(r, i, &p);
+		if (rc == 0)
+			rc = visit(r, i, &p, ctx);
+		if (rc < 0)
+			return -1;
 	}
-	if (!any)
-		return reader_fail(r, "no loadable segments");
-	if (lo % PAGE_SIZE)
-		return reader_fail(r, "lowest segment is not page aligned (0x%llx)", (unsigned long long)lo);
-	if (mem_end - lo > KERNEL_MAX_BYTES)
+	return 0;
+}
+
+/* The segments that move: one virtual-to-physical offset, and the physical span they cover. */
+struct moving_span {
+	bool any;
+	size_t first; /* the segment whose offset the others must share */
+	GElf_Phdr first_header;
+	uint64_t lo, mem_end, file_end;
+	size_t loaded; /* non-empty segments, fixed ones too */
+};
+
+static int add_moving(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	struct moving_span *m = ctx;
+	m->loaded++;
+	if (links_at_zero(r, p))
+		return 0;
+	const GElf_Phdr *f = &m->first_header;
+	if (m->any && p->p_vaddr - p->p_paddr != f->p_vaddr - f->p_paddr)
+		return reader_fail(r, "segments %zu and %zu have different virtual-to-physical offsets "
+				      "(virtual 0x%llx at physical 0x%llx, virtual 0x%llx at physical "
+				      "0x%llx); only a per-CPU segment linked at virtual 0 may differ",
+				   m->first, i, (unsigned long long)f->p_vaddr,
+				   (unsigned long long)f->p_paddr, (unsigned long long)p->p_vaddr,
+				   (unsigned long long)p->p_paddr);
+	if (!m->any) {
+		m->first = i;
+		m->first_header = *p;
+		m->any = true;
+	}
+	m->lo = p->p_paddr < m->lo ? p->p_paddr : m->lo;
+	m->mem_end = p->p_paddr + p->p_memsz > m->mem_end ? p->p_paddr + p->p_memsz : m->mem_end;
+	return 0;
+}
+
+/* A fixed segment must lie inside the moving ones' span: it travels in their payload. */
+static int check_fixed(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	const struct moving_span *m = ctx;
+	if (links_at_zero(r, p) && (p->p_paddr < m->lo || p->p_paddr + p->p_memsz > m->mem_end))
+		return reader_fail(r, "segment %zu is linked at virtual 0 (a per-CPU area) but its "
+				      "physical range [0x%llx, 0x%llx) lies outside the image "
+				      "[0x%llx, 0x%llx)",
+				   i, (unsigned long long)p->p_paddr,
+				   (unsigned long long)(p->p_paddr + p->p_memsz),
+				   (unsigned long long)m->lo, (unsigned long long)m->mem_end);
+	return 0;
+}
+
+static int record_segment(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
+{
+	struct moving_span *m = ctx;
+	struct kernel_segment *s = &r->k->segments[r->k->segment_count++];
+	(void)i;
+	s->offset = p->p_paddr - m->lo;
+	s->file_size = p->p_filesz;
+	s->mem_size = p->p_memsz;
+	s->vaddr = p->p_vaddr;
+	s->fixed = links_at_zero(r, p);
+	if (p->p_filesz && p->p_paddr + p->p_filesz > m->file_end)
+		m->file_end = p->p_paddr + p->p_filesz;
+	return 0;
+}
+
+/*
+ * Segments: contiguous physical layout, one constant virtual-to-physical offset for all but a
+ * per-CPU segment at virtual 0 inside the image (struct kernel_segment), no overlap.
+ */
+static int read_segments(struct reader *r)
+{
+	struct moving_span m = { .lo = UINT64_MAX };
+	if (each_segment(r, add_moving, &m))
+		return -1;
+	if (!m.any)
+		return reader_fail(r, m.loaded ? "every segment is linked at virtual 0: an x86-64 "
+						 "kernel must be linked in the upper half"
+					       : "no loadable segments");
+	if (each_segment(r, check_fixed, &m))
+		return -1;
+	if (m.lo % PAGE_SIZE)
+		return reader_fail(r, "lowest segment is not page aligned (0x%llx)",
+				   (unsigned long long)m.lo);
+	if (m.mem_end - m.lo > KERNEL_MAX_BYTES)
 		return reader_fail(r, "segments span %llu MiB, more than a kernel may (%u MiB): are "
 				      "they linked far apart?",
-				   (unsigned long long)((mem_end - lo) >> 20), KERNEL_MAX_BYTES >> 20);
-	r->k->link_phys = lo;
-	r->k->link_virt = lo + delta;
-	r->k->mem_size = mem_end - lo;
-	r->k->file_size = file_end > lo ? file_end - lo : 0;
+				   (unsigned long long)((m.mem_end - m.lo) >> 20), KERNEL_MAX_BYTES >> 20);
+	r->k->segments = calloc(m.loaded, sizeof(*r->k->segments));
+	if (!r->k->segments)
+		return reader_fail(r, "out of memory");
+	m.file_end = 0;
+	if (each_segment(r, record_segment, &m))
+		return -1;
+	r->k->link_phys = m.lo;
+	r->k->link_virt = m.lo + (m.first_header.p_vaddr - m.first_header.p_paddr);
+	r->k->mem_size = m.mem_end - m.lo;
+	r->k->file_size = m.file_end > m.lo ? m.file_end - m.lo : 0;
 	return 0;
 }
 
@@ -223,219 +297,6 @@ static int read_entry(struct reader *r)
 	return 0;
 }
 
-struct reloc_ctx {
-	Elf_Data *symbols;
-	size_t strtab;
-	const char *section_name;
-	GElf_Shdr target;
-};
-
-/* A field of width bytes at payload offset where must lie in the file-backed bytes. */
-static bool in_payload(const struct kernel_elf *k, uint64_t where, unsigned width)
-{
-	return k->file_size >= width && where <= k->file_size - width; /* where wraps if below */
-}
-
-/* An absolute field: patched by kind unless it names an SHN_ABS symbol, which must not move. */
-static int absolute_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
-			  unsigned long long at, bool absolute, enum reloc_kind kind,
-			  unsigned width)
-{
-	if (absolute) {
-		r->k->skipped_absolute++;
-		return 0;
-	}
-	if (!in_payload(r->k, where, width))
-		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
-			    at);
-	return reader_add_fixup(r, where, kind);
-}
-
-static int pc_relative_field(struct reader *r, const struct reloc_ctx *c, unsigned long long at,
-			     bool absolute)
-{
-	if (absolute)
-		return reader_fail(r, "PC-relative reference to an absolute symbol at %s+0x%llx "
-			       "cannot be relocated",
-			    c->section_name, at);
-	r->k->skipped_pcrel++;
-	return 0;
-}
-
-/*
- * A GOTPCRELX label on an instruction the linker may have relaxed (tools/pack/gotpcrelx.h):
- * the bytes decide. An unrelaxed GOT load is refused: the GOT holds absolute addresses that
- * --emit-relocs does not describe.
- */
-static int gotpcrelx_field(struct reader *r, const struct reloc_ctx *c, uint64_t where,
-			   unsigned long long at, bool absolute, unsigned type)
-{
-	const char *name = x86_64_type_name(type);
-	if (where < GOTPCRELX_PREFIX || !in_payload(r->k, where, 4))
-		return reader_fail(r, "relocation outside the loaded image at %s+0x%llx", c->section_name,
-			    at);
-	switch (gotpcrelx_form(r->k->payload, where, type == R_X86_64_REX_GOTPCRELX)) {
-	case GOTPCRELX_PCREL:
-		return pc_relative_field(r, c, at, absolute);
-	case GOTPCRELX_ABS32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
-	case GOTPCRELX_ABS32S:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
-	case GOTPCRELX_GOT_LOAD:
-		return reader_fail(r, "%s at %s+0x%llx loads from the GOT, which is not relocated: "
-			       "build the kernel with -fno-pic",
-			    name, c->section_name, at);
-	case GOTPCRELX_UNKNOWN:
-		break;
-	}
-	return reader_fail(r, "%s at %s+0x%llx: unrecognised instruction, cannot tell whether the "
-		       "linker made it absolute",
-		    name, c->section_name, at);
-}
-
-/*
- * The symbol a relocation names: whether it is absolute (SHN_ABS), or an error for a bad
- * index or, unless ignored (an R_*_NONE), an undefined symbol.
- */
-static int relocation_symbol(struct reader *r, const struct reloc_ctx *c, uint64_t info,
-			     unsigned long long at, bool ignored, bool *absolute)
-{
-	GElf_Sym sym;
-	if (!gelf_getsym(c->symbols, (int)GELF_R_SYM(info), &sym))
-		return reader_fail(r, "bad symbol index in a relocation at %s+0x%llx",
-				   c->section_name, at);
-	*absolute = sym.st_shndx == SHN_ABS;
-	if (!ignored && sym.st_shndx == SHN_UNDEF && GELF_R_SYM(info) != 0)
-		return reader_fail(r, "undefined symbol referenced at %s+0x%llx", c->section_name,
-				   at);
-	return 0;
-}
-
-/* The error for a type neither classifier handles, by name where it has one. */
-static int unsupported(struct reader *r, const struct reloc_ctx *c, const char *name,
-		       unsigned type, unsigned long long at)
-{
-	if (name)
-		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name,
-				   c->section_name, at);
-	return reader_fail(r, "unsupported relocation type %u at %s+0x%llx", type,
-			   c->section_name, at);
-}
-
-static int classify_i386(struct reader *r, const struct reloc_ctx *c, GElf_Rel *rel)
-{
-	unsigned type = GELF_R_TYPE(rel->r_info);
-	/* In a linked executable r_offset is the field's virtual address. */
-	uint64_t where = rel->r_offset - r->k->link_virt;
-	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	bool absolute;
-	if (relocation_symbol(r, c, rel->r_info, at, type == R_386_NONE, &absolute))
-		return -1;
-	if (type == R_386_NONE)
-		return 0;
-	switch (type) {
-	case R_386_32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
-	case R_386_PC32:
-	case R_386_PLT32:
-		return pc_relative_field(r, c, at, absolute);
-	}
-	return unsupported(r, c, i386_type_name(type), type, at);
-}
-
-/*
- * x86-64: absolute fields hold virtual addresses (-mcmodel=kernel), so each fixup adds the
- * virtual slide (kernel_elf.fixups_follow_virt).
- */
-static int classify_x86_64(struct reader *r, const struct reloc_ctx *c, GElf_Rela *rel)
-{
-	unsigned type = GELF_R_TYPE(rel->r_info);
-	uint64_t where = rel->r_offset - r->k->link_virt;
-	unsigned long long at = rel->r_offset - c->target.sh_addr;
-	bool absolute;
-	if (relocation_symbol(r, c, rel->r_info, at, type == R_X86_64_NONE, &absolute))
-		return -1;
-	if (type == R_X86_64_NONE)
-		return 0;
-	switch (type) {
-	case R_X86_64_64:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD64, 8);
-	case R_X86_64_32:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32, 4);
-	case R_X86_64_32S:
-		return absolute_field(r, c, where, at, absolute, RELOC_ADD32S, 4);
-	case R_X86_64_PC32:
-	case R_X86_64_PLT32:
-	case R_X86_64_PC64:
-		return pc_relative_field(r, c, at, absolute);
-	case R_X86_64_GOTPCRELX:
-	case R_X86_64_REX_GOTPCRELX:
-		return gotpcrelx_field(r, c, where, at, absolute, type);
-	}
-	return unsupported(r, c, x86_64_type_name(type), type, at);
-}
-
-static int read_relocation_section(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	size_t shstrndx;
-	elf_getshdrstrndx(r->elf, &shstrndx);
-	Elf_Scn *target = elf_getscn(r->elf, sh->sh_info);
-	Elf_Scn *symtab = elf_getscn(r->elf, sh->sh_link);
-	struct reloc_ctx c;
-	GElf_Shdr symsh;
-	if (!target || !symtab || !gelf_getshdr(target, &c.target) || !gelf_getshdr(symtab, &symsh))
-		return reader_fail(r, "relocation section with a bad target or symbol table");
-	if (!(c.target.sh_flags & SHF_ALLOC))
-		return 0; /* debug information: not loaded, nothing to move */
-	c.section_name = elf_strptr(r->elf, shstrndx, c.target.sh_name);
-	c.section_name = c.section_name ? c.section_name : "?";
-	c.symbols = elf_getdata(symtab, NULL);
-	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!c.symbols || !data)
-		return reader_fail(r, "cannot read relocations for %s", c.section_name);
-	bool x86_64 = r->k->arch == KSLIDE_ARCH_X86_64;
-	if (!x86_64 && sh->sh_type == SHT_RELA)
-		return reader_fail(r, "RELA relocations for %s are not supported for i386", c.section_name);
-	if (x86_64 && sh->sh_type == SHT_REL)
-		return reader_fail(r, "REL relocations for %s are not supported for x86-64",
-			    c.section_name);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	for (size_t i = 0; x86_64 && i < n; i++) {
-		GElf_Rela rela;
-		if (!gelf_getrela(data, (int)i, &rela))
-			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
-		if (classify_x86_64(r, &c, &rela))
-			return -1;
-	}
-	for (size_t i = 0; !x86_64 && i < n; i++) {
-		GElf_Rel rel;
-		if (!gelf_getrel(data, (int)i, &rel))
-			return reader_fail(r, "cannot read relocation %zu for %s", i, c.section_name);
-		if (classify_i386(r, &c, &rel))
-			return -1;
-	}
-	return 0;
-}
-
-static int read_relocations(struct reader *r)
-{
-	Elf_Scn *scn = NULL;
-	bool any = false;
-	while ((scn = elf_nextscn(r->elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			return reader_fail(r, "cannot read a section header");
-		if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
-			continue;
-		any = true;
-		if (read_relocation_section(r, scn, &sh))
-			return -1;
-	}
-	if (!any)
-		return reader_fail(r, "no relocations: link the kernel with --emit-relocs");
-	return 0;
-}
-
 /* libelf quietly sees no sections (or fails on a header) when a table is cut off. */
 static int check_tables(struct reader *r, const GElf_Ehdr *eh, size_t len)
 {
@@ -477,8 +338,9 @@ static int fixup_order(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
-		    size_t err_cap)
+/* The whole reader; relocations only when asked (kernel_elf_read_segments does without). */
+static int read_kernel(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+		       size_t err_cap, bool relocations)
 {
 	memset(out, 0, sizeof(*out));
 	struct reader r = { .k = out, .err = err, .err_cap = err_cap };
@@ -506,7 +368,8 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);
 		rc = rc ? rc : read_entry(&r);
-		rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : read_relocations(&r);
+		if (relocations)
+			rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : emit_relocs_read(&r);
 	}
 	if (r.elf)
 		elf_end(r.elf);
@@ -517,10 +380,58 @@ int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char
 	return rc;
 }
 
+int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+		    size_t err_cap)
+{
+	return read_kernel(buf, len, out, err, err_cap, true);
+}
+
+int kernel_elf_read_segments(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+			     size_t err_cap)
+{
+	return read_kernel(buf, len, out, err, err_cap, false);
+}
+
+static uint64_t furthest(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+uint64_t kernel_elf_file_extent(const uint8_t *buf, size_t len)
+{
+	if (len < SELFMAG || memcmp(buf, ELFMAG, SELFMAG) != 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_memory((char *)buf, len);
+	GElf_Ehdr eh;
+	size_t phnum, shnum;
+	uint64_t end = 0;
+	if (elf && gelf_getehdr(elf, &eh) && elf_getphdrnum(elf, &phnum) == 0 &&
+	    elf_getshdrnum(elf, &shnum) == 0) {
+		end = furthest(eh.e_ehsize, eh.e_phoff + (uint64_t)phnum * eh.e_phentsize);
+		end = furthest(end, eh.e_shoff + (uint64_t)shnum * eh.e_shentsize);
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+		while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh))
+			if (sh.sh_type != SHT_NOBITS)
+				end = furthest(end, sh.sh_offset + sh.sh_size);
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr p;
+			if (gelf_getphdr(elf, (int)i, &p))
+				end = furthest(end, p.p_offset + p.p_filesz);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	return end;
+}
+
 void kernel_elf_free(struct kernel_elf *k)
 {
 	free(k->payload);
 	free(k->fixups);
+	free(k->segments);
 	k->payload = NULL;
 	k->fixups = NULL;
+	k->segments = NULL;
 }

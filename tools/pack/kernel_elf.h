@@ -13,6 +13,20 @@ struct fixup {
 	enum reloc_kind kind;
 };
 
+/*
+ * A PT_LOAD segment as laid out in the payload. A fixed segment is Linux's x86-64 per-CPU area:
+ * linked at virtual 0 (its symbols are offsets into each CPU's copy of it), loaded inside the
+ * image at its physical address; its link-time addresses do not move with the kernel
+ * (arch/x86/tools/relocs.c), though its bytes travel in the payload like any others.
+ */
+struct kernel_segment {
+	uint64_t offset; /* of its first byte in the payload */
+	uint64_t file_size;
+	uint64_t mem_size;
+	uint64_t vaddr; /* as linked */
+	bool fixed;
+};
+
 struct kernel_elf {
 	unsigned arch; /* KSLIDE_ARCH_* */
 	uint8_t *payload; /* file-backed bytes, file_size long */
@@ -21,6 +35,8 @@ struct kernel_elf {
 	uint64_t link_phys;
 	uint64_t link_virt;
 	uint64_t entry_offset;
+	struct kernel_segment *segments;
+	size_t segment_count;
 	struct fixup *fixups;
 	size_t fixup_count;
 	size_t fixup_cap;
@@ -33,6 +49,9 @@ struct kernel_elf {
 	bool pie; /* x86-64 static PIE (ET_DYN, or PT_DYNAMIC): fixups from dynamic relocations */
 	size_t skipped_pcrel; /* PC-relative references inside the image: need nothing */
 	size_t skipped_absolute; /* references to SHN_ABS symbols: must not move */
+	size_t skipped_weak;	 /* references to undefined weak symbols: hold 0, stay 0 */
+	size_t skipped_fixed;	 /* absolute references into a fixed segment: stay put */
+	size_t skipped_notes;	 /* fields in SHT_NOTE sections: read at link addresses, pre-boot */
 };
 
 /*
@@ -41,6 +60,19 @@ struct kernel_elf {
  */
 int kernel_elf_read(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
 		    size_t err_cap);
+
+/*
+ * The same without relocation sections: segments, payload and entry only, for a kernel whose
+ * fixups come from elsewhere (a bzImage's appended lists: tools/pack/linux_image.h).
+ */
+int kernel_elf_read_segments(const uint8_t *buf, size_t len, struct kernel_elf *out, char *err,
+			     size_t err_cap);
+
+/*
+ * Bytes an ELF file occupies: the furthest end of its headers, header tables and section
+ * contents. 0 if it is not an ELF file libelf can read.
+ */
+uint64_t kernel_elf_file_extent(const uint8_t *buf, size_t len);
 void kernel_elf_free(struct kernel_elf *k);
 
 #endif

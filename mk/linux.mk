@@ -1,0 +1,65 @@
+# Stock Linux (issue 14): Debian's kernels, fetched once into $(LINUX_CACHE), and the tests'
+# initramfs, whose /init (tests/linux/init.c) reports where the kernel runs and powers off.
+
+LINUX_CACHE := $(BUILD)/linux
+LINUX_FLAVOURS := 686 cloud-amd64
+LINUX_KERNELS := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%/vmlinuz)
+LINUX_INITRAMFS := $(LINUX_CACHE)/i386/initramfs.cpio $(LINUX_CACHE)/x86_64/initramfs.cpio
+
+# No prerequisites: a cached kernel is used as it is (scripts/fetch-linux.sh).
+$(LINUX_CACHE)/%/vmlinuz:
+	$(Q)scripts/fetch-linux.sh $(LINUX_CACHE) $*
+
+# The -dbg packages' vmlinux (ELF with .rela sections, 283 and 765 MB downloads): only here.
+.PHONY: linux-kernels linux-dbg linux-initramfs
+linux-kernels: $(LINUX_KERNELS)
+linux-dbg: $(LINUX_KERNELS)
+	$(Q)scripts/fetch-linux.sh --dbg $(LINUX_CACHE) $(LINUX_FLAVOURS)
+
+LINUX_INIT_CFLAGS := -std=c11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -fcf-protection=none -nostdlib -static -no-pie \
+	-Wl,--build-id=none
+$(LINUX_CACHE)/i386/init: LINUX_INIT_ARCH := -m32 -march=i486
+$(LINUX_CACHE)/x86_64/init: LINUX_INIT_ARCH := -m64
+$(LINUX_CACHE)/i386/init $(LINUX_CACHE)/x86_64/init: tests/linux/init.c mk/linux.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(LINUX_INIT_ARCH) $(LINUX_INIT_CFLAGS) $< -o $@
+$(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
+	$(Q)tests/linux/mkcpio.py $@ $<
+linux-initramfs: $(LINUX_INITRAMFS)
+
+# kslide-pack reads bzImages (tools/pack/bzimage.c, decompress.c, linux_relocs.c,
+# linux_image.c; in PACK_LIB_OBJS with the rest of tools/pack/): the payload codecs' libraries
+# go wherever the packer's objects are linked.
+LINUX_PACK_LIBS := -lz -llzma -llz4 -lzstd -lbz2
+TOOL_LIBS += $(LINUX_PACK_LIBS)
+FUZZ_LIBS_elf += $(LINUX_PACK_LIBS)
+
+# The bzImage and the -dbg vmlinux of one kernel must give the same fixups (tests/linux/
+# same_fixups.c): Linux's own lists judge the ELF classifier. Needs make linux-dbg's download.
+LINUX_SAME_FIXUPS := $(BUILD)/bin/linux-same-fixups
+$(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(PACK_LIB_OBJS) $(LIB_TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
+.PHONY: linux-dbg-check
+linux-dbg-check: linux-dbg $(LINUX_SAME_FIXUPS)
+	$(Q)for f in $(LINUX_FLAVOURS); do echo "$$f:"; $(LINUX_SAME_FIXUPS) \
+		$(LINUX_CACHE)/$$f/vmlinuz $(LINUX_CACHE)/$$f/vmlinux || exit 1; done
+
+# The relocation oracle on Linux's x86-64 layout (tests/oracle/x86_64/percpu.S): the linker's
+# second link judges the per-CPU rules, RELOC_SUB32S and undefined weak symbols.
+X86_64_PERCPU_ELFS := $(X86_64_ORACLE)/percpu.elf $(X86_64_ORACLE)/percpu-up.elf
+$(X86_64_ORACLE)/percpu-up.elf: X86_64_BASES = $(X86_64_UP)
+$(X86_64_PERCPU_ELFS): $(X86_64_ORACLE)/%.elf: $(X86_64_ORACLE)/obj/percpu.o \
+		tests/oracle/x86_64/percpu.ld
+	$(Q)$(LD) -m elf_x86_64 $(X86_64_ORACLE_LDFLAGS) --no-warn-rwx-segments $(X86_64_BASES) \
+		-T tests/oracle/x86_64/percpu.ld -o $@ $<
+X86_64_ORACLE_PAIRS += percpu.elf:percpu-up.elf
+oracle: $(X86_64_PERCPU_ELFS)
+
+# The setup header and the lists' splitting are pure, so host unit tests link them.
+$(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o
+$(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o
+
+# make check's Linux stages need the kernels (fetched once) and the initramfs.
+CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS)

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Debian 12's stock kernels for the Linux tests: each flavour's current image package, found
+# through its metapackage, fetched once with `apt-get download` and reduced to its /boot; a
+# cached copy is used as it is, without asking the archive again (rm -r the flavour's
+# directory to fetch the current one). --dbg adds the matching -dbg package's vmlinux (ELF
+# with .rela sections; hundreds of MB, so only `make linux-dbg` asks for it).
+#
+# usage: fetch-linux.sh [--dbg] CACHE_DIR FLAVOUR...    FLAVOUR: 686 or cloud-amd64
+# Leaves CACHE_DIR/FLAVOUR/{vmlinuz,config,package} (and vmlinux with --dbg);
+# package holds "NAME VERSION ARCH" of the image package.
+set -u
+
+dbg=false
+[ "${1:-}" = --dbg ] && { dbg=true; shift; }
+[ $# -ge 2 ] || { echo "usage: $0 [--dbg] CACHE_DIR FLAVOUR..." >&2; exit 2; }
+cache=$1
+shift
+
+fail() { echo "fetch-linux: $*" >&2; exit 1; }
+
+# The Debian architecture each flavour is built for.
+flavour_arch() {
+	case $1 in
+	686) echo i386 ;;
+	cloud-amd64) echo amd64 ;;
+	*) fail "unknown flavour '$1' (known: 686, cloud-amd64)" ;;
+	esac
+}
+
+# An i386 package can be downloaded on amd64 only once dpkg knows the architecture and apt
+# has its package lists.
+ensure_arch() {
+	arch=$1
+	[ "$arch" = "$(dpkg --print-architecture)" ] && return 0
+	dpkg --print-foreign-architectures | grep -qx "$arch" && return 0
+	[ "$(id -u)" = 0 ] ||
+		fail "the $arch package lists are missing; as root: dpkg --add-architecture $arch && apt-get update"
+	echo "fetch-linux: adding the $arch architecture to dpkg and updating the package lists"
+	dpkg --add-architecture "$arch" && apt-get update -qq ||
+		fail "cannot add the $arch architecture or update the package lists (is the Debian archive reachable?)"
+}
+
+# download PACKAGE:ARCH=VERSION DIR: one .deb into DIR, or fail with what to do.
+download() {
+	mkdir -p "$2" && rm -f "$2"/*.deb
+	if ! (cd "$2" && apt-get download -q "$1" >download.log 2>&1); then
+		sed 's/^/fetch-linux:   /' "$2/download.log" >&2
+		rm -rf "$2"
+		fail "cannot download $1 and there is no cached copy under $cache (is the Debian archive reachable? try apt-get update)"
+	fi
+	ls "$2"/*.deb
+}
+
+# The image package the metapackage names today: "NAME VERSION".
+current_package() {
+	flavour=$1 arch=$2
+	name=$(apt-cache depends "linux-image-$flavour:$arch" 2>/dev/null |
+		sed -n "s/^ *Depends: \(linux-image-[0-9][^:]*-$flavour\)\(:$arch\)\{0,1\}\$/\1/p" | head -n 1)
+	[ -n "$name" ] ||
+		fail "apt-cache does not know linux-image-$flavour:$arch (run apt-get update; is the Debian archive reachable?)"
+	version=$(apt-cache policy "$name:$arch" | sed -n 's/^ *Candidate: //p')
+	[ -n "$version" ] && [ "$version" != "(none)" ] || fail "no candidate version of $name:$arch"
+	echo "$name $version"
+}
+
+fetch_image() {
+	flavour=$1 dir=$cache/$1
+	[ -f "$dir/vmlinuz" ] && [ -f "$dir/package" ] && return 0
+	arch=$(flavour_arch "$flavour") || exit 1
+	ensure_arch "$arch"
+	package=$(current_package "$flavour" "$arch") || exit 1
+	name=${package% *} version=${package#* }
+	echo "fetch-linux: downloading $name $version ($arch)"
+	tmp=$cache/.tmp-$flavour
+	rm -rf "$tmp"
+	deb=$(download "$name:$arch=$version" "$tmp") || exit 1
+	mkdir -p "$tmp/root" && dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/root" ./boot ||
+		fail "cannot extract /boot from $deb"
+	kver=${name#linux-image-}
+	for f in vmlinuz config; do
+		[ -f "$tmp/root/boot/$f-$kver" ] || fail "$deb has no /boot/$f-$kver"
+	done
+	mkdir -p "$dir"
+	cp "$tmp/root/boot/config-$kver" "$dir/config"
+	echo "$name $version $arch" >"$dir/package"
+	# Last, so that a cache with a vmlinuz is a whole one.
+	cp "$tmp/root/boot/vmlinuz-$kver" "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
+	rm -rf "$tmp"
+}
+
+# The -dbg package of exactly the cached image's version.
+fetch_dbg() {
+	flavour=$1 dir=$cache/$1
+	[ -f "$dir/vmlinux" ] && return 0
+	read -r name version arch <"$dir/package" || fail "$dir/package is unreadable"
+	kver=${name#linux-image-}
+	echo "fetch-linux: downloading $name-dbg $version ($arch; large)"
+	tmp=$cache/.tmp-$flavour-dbg
+	rm -rf "$tmp"
+	deb=$(download "$name-dbg:$arch=$version" "$tmp") || exit 1
+	mkdir -p "$tmp/root"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/root" --wildcards '*/vmlinux*' ||
+		fail "cannot extract vmlinux from $deb"
+	vmlinux=$(find "$tmp/root" -type f \( -name "vmlinux-$kver" -o -name vmlinux \) | head -n 1)
+	[ -n "$vmlinux" ] || fail "$deb has no vmlinux"
+	mv "$vmlinux" "$dir/vmlinux.tmp" && mv "$dir/vmlinux.tmp" "$dir/vmlinux"
+	rm -rf "$tmp"
+}
+
+for flavour in "$@"; do
+	fetch_image "$flavour"
+	$dbg && fetch_dbg "$flavour"
+done
+exit 0

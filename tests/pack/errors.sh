@@ -413,7 +413,7 @@ kernel gotpc '
 	.globl _start
 _start:	addl $_GLOBAL_OFFSET_TABLE_, %ebx
 	hlt' "$LDS_GOOD" --emit-relocs
-expect_fail "GOT-relative code" "unsupported relocation type R_386_GOTPC at .text+0x" \
+expect_fail "GOT-relative code" "unsupported relocation type R_386_GOTPC at .text+0x2: position-independent code; compile with -fno-pic -fno-pie" \
 	"$T/gotpc.elf"
 kernel undef '
 	.text
@@ -645,6 +645,16 @@ if "$PACK" -o "$out" "$T/mb2-fb.elf" 2>"$T/stderr" &&
 	ok "a Multiboot 2 framebuffer tag is asked again; no Multiboot 1 header"
 else
 	not_ok "a Multiboot 2 framebuffer tag" "not in the image's header, or an MB1 header left"
+fi
+# A relocatable tag (type 10: min_addr, max_addr, align, preference) bounds the placement.
+mbkernel mb2-reloc "$(mb2 '.short 10, 0
+.long 24, 0x4000000, 0x8000000, 0x400000, 0')"
+if "$PACK" -v -o "$out" "$T/mb2-reloc.elf" 2>"$T/stderr" &&
+	grep -q '^image: .* base in \[0x4000000, 0x8000000) aligned to 0x400000$' "$T/stderr" &&
+	grep -q 'its relocatable tag bounds the base' "$T/stderr"; then
+	ok "a Multiboot 2 relocatable tag bounds the base: $(grep '^image:' "$T/stderr")"
+else
+	not_ok "a Multiboot 2 relocatable tag bounds the base" "-v shows another window"
 fi
 mbkernel mb1-aout "$(mb1 0x10003)"
 expect_fail "Multiboot 1 a.out kludge" "fixed addresses (flags bit 16, the a.out kludge)" \

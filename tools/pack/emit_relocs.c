@@ -9,6 +9,7 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "include/kslide/image.h"
 #include "tools/pack/elf_reader.h"
@@ -222,10 +223,21 @@ static int relocation_target(struct reader *r, const struct reloc_ctx *c, uint64
 	return 0;
 }
 
+/* Position-independent code's relocations: the GOT and PLT, which nothing relocates here. */
+static bool is_pic_type(const char *name)
+{
+	return name && (strstr(name, "GOT") || strstr(name, "PLT") || strstr(name, "TLS") ||
+			strstr(name, "TPOFF") || strstr(name, "DTP"));
+}
+
 /* The error for a type neither classifier handles, by name where it has one. */
 static int unsupported(struct reader *r, const struct reloc_ctx *c, const char *name,
 		       unsigned type, unsigned long long at)
 {
+	if (is_pic_type(name))
+		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx: position-"
+				      "independent code; compile with -fno-pic -fno-pie",
+				   name, c->section_name, at);
 	if (name)
 		return reader_fail(r, "unsupported relocation type %s at %s+0x%llx", name,
 				   c->section_name, at);

@@ -53,17 +53,6 @@ _start:
 1:	hlt
 	jmp 1b
 
-/* Where `here` really is, from EIP: no relocation touches this, wherever we were loaded. */
-	.globl address_from_eip
-address_from_eip:
-	call 2f
-2:	popl %eax
-	addl $(here - 2b), %eax
-	ret
-	.globl here
-here:
-	ret
-
 	.bss
 	.p2align 4
 stack_bottom:

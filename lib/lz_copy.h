@@ -26,32 +26,39 @@ static inline void copy_chunk(uint8_t *d, const uint8_t *s)
 /* Copy n bytes from s to d (separate buffers, or d at least a chunk past s). */
 static inline void wild_copy(uint8_t *d, const uint8_t *s, size_t n)
 {
-	uint8_t *end = d + n;
-	do {
-		copy_chunk(d, s);
-		d += LZ_COPY_CHUNK;
-		s += LZ_COPY_CHUNK;
-	} while (d < end);
+	copy_chunk(d, s); /* most literal runs are this short */
+	for (size_t done = LZ_COPY_CHUNK; done < n; done += LZ_COPY_CHUNK)
+		copy_chunk(d + done, s + done);
 }
 
 /*
  * Append n bytes that repeat the output 'distance' bytes back (1 <= distance <= written).
- * A short distance is first widened: after copying 'distance' bytes the pattern also repeats
- * at twice that distance, so the chunks below never read bytes they have not yet written.
+ * Chunks never read bytes they have not yet written: 16-byte chunks need a distance of 16,
+ * 8-byte ones of 8. A shorter distance is first written out byte by byte for 8 bytes; the
+ * pattern then also repeats at the smallest multiple of the distance that is at least 8.
  */
 static inline void wild_match(uint8_t *op, size_t distance, size_t n)
 {
-	const uint8_t *match = op - distance;
 	uint8_t *end = op + n;
-	while (distance < LZ_COPY_CHUNK && op < end) {
-		for (size_t i = 0; i < distance; i++)
+	if (distance >= LZ_COPY_CHUNK) {
+		copy_chunk(op, op - distance); /* most matches are this short */
+		for (op += LZ_COPY_CHUNK; op < end; op += LZ_COPY_CHUNK)
+			copy_chunk(op, op - distance);
+		return;
+	}
+	if (distance < 8) {
+		static const uint8_t widened[8] = { 0, 8, 8, 9, 8, 10, 12, 14 };
+		const uint8_t *match = op - distance;
+		for (unsigned i = 0; i < 8; i++)
 			op[i] = match[i];
-		op += distance;
-		distance *= 2;
+		op += 8;
+		distance = widened[distance];
 	}
 	while (op < end) {
-		copy_chunk(op, op - distance);
-		op += LZ_COPY_CHUNK;
+		uint64_t v;
+		__builtin_memcpy(&v, op - distance, 8);
+		__builtin_memcpy(op, &v, 8);
+		op += 8;
 	}
 }
 

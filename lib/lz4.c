@@ -1,7 +1,9 @@
 /*
  * LZ4 frames and blocks, decoded straight into the caller's buffer (lib/lz4.h). Written from
- * lz4_Frame_format.md and lz4_Block_format.md; the block end rules follow the reference
- * decoder's reading of them so that both refuse the same blocks (tests/fuzz/fuzz_lz4.c).
+ * lz4_Frame_format.md and lz4_Block_format.md. The end-of-block rules are the reference
+ * decoder's careful path's reading of the format's "End of block conditions"; no block that
+ * meets those conditions breaks them. Refusals for them say "end rule": the reference
+ * decoder's faster paths let some such blocks through (tests/fuzz/fuzz_lz4.c).
  */
 #include "lib/lz4.h"
 
@@ -51,6 +53,9 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 	uint8_t *const start = op;
 	uint8_t *const wend = op + writable;
 	const uint8_t *const iend = ip + src_len;
+	/* The reference decoder's reading for no room at all: only the empty block, one 0. */
+	if (capacity == 0 && !(src_len == 1 && ip[0] == 0))
+		return refuse(why, "LZ4 block: not empty, and no room", KS_EFORMAT);
 	for (;;) {
 		if (ip >= iend)
 			return refuse(why, "LZ4 block: truncated sequence", KS_EFORMAT);
@@ -58,7 +63,7 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		size_t literals = token >> 4;
 		if (literals == LZ4_RUN_MASK) {
 			if ((size_t)(iend - ip) <= LZ4_RUN_MASK)
-				return refuse(why, "LZ4 block: literal length past the end",
+				return refuse(why, "LZ4 block: end rule: literal length in the last 15 bytes",
 					      KS_EFORMAT);
 			unsigned byte;
 			do {
@@ -76,7 +81,7 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		    literals + LZ4_LAST_SEQUENCE_MIN > in_left) {
 			/* Too close to either end for a match to follow: the block ends here. */
 			if (literals != in_left)
-				return refuse(why, "LZ4 block: does not end with its last literals",
+				return refuse(why, "LZ4 block: end rule: a match after the last literals",
 					      KS_EFORMAT);
 			if (literals > out_left)
 				return refuse(why, "LZ4 block: larger than its maximum", KS_EFORMAT);
@@ -104,8 +109,11 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 			do {
 				byte = *ip++; /* in bounds: at least LZ4_LAST_LITERALS bytes were left */
 				length += byte;
-				if ((size_t)(iend - ip) < LZ4_LAST_LITERALS || length > capacity)
-					return refuse(why, "LZ4 block: match length past the end",
+				if ((size_t)(iend - ip) < LZ4_LAST_LITERALS)
+					return refuse(why, "LZ4 block: end rule: match length in "
+						      "the last 5 bytes", KS_EFORMAT);
+				if (length > capacity)
+					return refuse(why, "LZ4 block: match longer than the block",
 						      KS_EFORMAT);
 			} while (byte == 255);
 		}
@@ -117,7 +125,7 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 				      KS_EFORMAT);
 		out_left = capacity - (size_t)(op - start);
 		if (length + LZ4_LAST_LITERALS > out_left)
-			return refuse(why, "LZ4 block: match in the last 5 bytes", KS_EFORMAT);
+			return refuse(why, "LZ4 block: end rule: match in the last 5 bytes", KS_EFORMAT);
 		if (length > (size_t)(wend - op))
 			return refuse(why, "LZ4 block: output buffer too small", KS_ENOSPC);
 		if ((size_t)(wend - op) >= length + LZ_COPY_OVERRUN)
@@ -216,8 +224,8 @@ static int decode_frame(struct lz4_run *r, const uint8_t *p, size_t len, size_t 
 		uint32_t word = load_le32(p + at);
 		at += 4;
 		size_t size = word & BLOCK_SIZE_MASK;
-		if (size == 0)
-			break; /* the EndMark (the reference decoder ignores the high bit here too) */
+		if (word == 0)
+			break; /* the EndMark; 0x80000000 is an empty uncompressed block */
 		if (size > f.block_max)
 			return refuse(why, "LZ4 frame: block larger than its maximum", KS_EFORMAT);
 		if (len - at < size + block_sum)

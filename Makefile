@@ -579,4 +579,6 @@ run: $(BOOTSTRAP_STAMP)
 clean:
 	rm -rf $(BUILD)
 
+include mk/decoders.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -138,6 +138,9 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 			lp += literals;
 		}
 		bits_refill(&b);
+		if (bits_overflowed(&b))
+			return zstd_refuse(ws, "zstd: sequences read past their bitstream",
+					   KS_EFORMAT);
 		if (!bits_finished(&b))
 			return zstd_refuse(ws, "zstd: sequences bitstream not consumed exactly",
 					   KS_EFORMAT);

@@ -15,6 +15,8 @@
 
 #include "lib/errors.h"
 #include "lib/lz4.h"
+#include "tests/fuzz/deliberate.h"
+#include "tests/fuzz/lz4_reference.h"
 #include "tests/fuzz/progress_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -22,37 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The most output one input may produce; past it both decoders must refuse. */
 #define OUT_MAX (256u << 10)
 #define BLOCK_CAPACITY (64u << 10)
-
-/*
- * Blocks liblz4 accepts and lib/lz4.c refuses on purpose (docs/compression.md): offset 0,
- * which the format calls invalid and liblz4 fills from whatever the output held, and breaks
- * of the format's end-of-block conditions that liblz4's fast paths let through ("end rule").
- */
-#define END_RULE "LZ4 block: end rule:"
-static int deliberately_refused(const char *why)
-{
-	return why && (strcmp(why, "LZ4 block: match offset 0") == 0 ||
-		       strncmp(why, END_RULE, strlen(END_RULE)) == 0);
-}
-
-/* The library frame by frame; the output size, or -1 if it refuses or stops short. */
-static long lib_frames(uint8_t *dst, size_t capacity, const uint8_t *src, size_t len)
-{
-	LZ4F_dctx *dctx;
-	if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)))
-		abort();
-	size_t at = 0, out = 0, hint = 0;
-	while (at < len) {
-		size_t dst_len = capacity - out, src_len = len - at;
-		hint = LZ4F_decompress(dctx, dst + out, &dst_len, src + at, &src_len, NULL);
-		if (LZ4F_isError(hint) || (dst_len == 0 && src_len == 0))
-			break;
-		at += src_len;
-		out += dst_len;
-	}
-	LZ4F_freeDecompressionContext(dctx);
-	return at == len && hint == 0 ? (long)out : -1;
-}
 
 static int ours(uint8_t *dst, size_t capacity, const uint8_t *src, size_t len, size_t *out,
 		const char **why)
@@ -68,7 +39,7 @@ static int ours(uint8_t *dst, size_t capacity, const uint8_t *src, size_t len, s
 static void as_frames(const uint8_t *data, size_t size)
 {
 	static uint8_t lib[OUT_MAX], unsized[OUT_MAX];
-	long lib_len = lib_frames(lib, OUT_MAX, data, size);
+	long lib_len = lz4_reference_frames(lib, OUT_MAX, data, size);
 	size_t capacity = lib_len >= 0 ? (size_t)lib_len : OUT_MAX, out;
 	/* Exactly the right size when there is one (a global's redzone guards the other). */
 	uint8_t *mine = lib_len >= 0 ? malloc(capacity ? capacity : 1) : unsized;
@@ -76,7 +47,7 @@ static void as_frames(const uint8_t *data, size_t size)
 	int rc = ours(mine, capacity, data, size, &out, &why);
 	if (rc == KS_OK && (lib_len < 0 || out != (size_t)lib_len || memcmp(mine, lib, out)))
 		abort();
-	if (rc != KS_OK && lib_len >= 0 && !deliberately_refused(why))
+	if (rc != KS_OK && lib_len >= 0 && !lz4_deliberately_refused(why))
 		abort();
 	if (lib_len >= 0)
 		free(mine);
@@ -93,7 +64,7 @@ static int as_block(const uint8_t *data, size_t size, size_t capacity)
 	int rc = lz4_block_decompress(mine, 0, capacity, data, size, &out, &why);
 	if (rc == KS_OK && (lib_len < 0 || out != (size_t)lib_len || memcmp(mine, lib, out)))
 		abort();
-	if (rc != KS_OK && lib_len >= 0 && !deliberately_refused(why))
+	if (rc != KS_OK && lib_len >= 0 && !lz4_deliberately_refused(why))
 		abort();
 	free(lib);
 	free(mine);

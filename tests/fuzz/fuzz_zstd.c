@@ -14,6 +14,7 @@
 
 #include "lib/errors.h"
 #include "lib/zstd.h"
+#include "tests/fuzz/deliberate.h"
 #include "tests/fuzz/progress_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,23 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The most output one input may produce; past it both decoders must refuse. */
 #define OUT_MAX (256u << 10)
 #define WINDOW_LOG_SMALLEST 10 /* RFC 8878: Window_Size is at least 1 KiB */
-
-/*
- * Frames the library accepts and this decoder refuses on purpose (docs/compression.md):
- * the library's one-shot decoder, with the whole output in one buffer, checks offsets only
- * against the frame's start; the watermark contract needs them within the window.
- */
-static const char *const deliberate[] = {
-	"zstd: match offset beyond the window",
-};
-
-static int deliberately_refused(const char *why)
-{
-	for (size_t i = 0; i < sizeof(deliberate) / sizeof(deliberate[0]); i++)
-		if (why && strcmp(why, deliberate[i]) == 0)
-			return 1;
-	return 0;
-}
 
 static _Alignas(ZSTD_WORKSPACE_ALIGN) uint8_t workspace[ZSTD_WORKSPACE_SIZE];
 
@@ -67,7 +51,7 @@ static void as_frames(const uint8_t *data, size_t size)
 	int rc = ours(mine, capacity, data, size, &out, &why);
 	if (rc == KS_OK && (!lib_ok || out != lib_len || memcmp(mine, lib, out) != 0))
 		abort();
-	if (rc != KS_OK && lib_ok && !deliberately_refused(why))
+	if (rc != KS_OK && lib_ok && !zstd_deliberately_refused(why))
 		abort();
 	if (lib_ok)
 		free(mine);

@@ -53,6 +53,8 @@ need liblz4-dev links -llz4
 need libxxhash-dev header '#include <xxhash.h>'
 need zstd has zstd
 need lz4 has lz4
+# Hosted -m32 programs: the decoders' i386 build runs on the host (tests/unit/i386/).
+need gcc-multilib header '#include <stdio.h>' -m32
 # GRUB boot tests (make iso): grub-mkrescue with the BIOS and UEFI platforms, and UEFI firmware.
 need grub-common has grub-mkrescue
 need grub-pc-bin test -f /usr/lib/grub/i386-pc/multiboot2.mod

@@ -5,6 +5,8 @@
 #ifndef KSLIDE_TESTS_FUZZ_DELIBERATE_H
 #define KSLIDE_TESTS_FUZZ_DELIBERATE_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /*
@@ -25,6 +27,23 @@ static inline int zstd_deliberately_refused(const char *why)
 	};
 	for (size_t i = 0; why && i < sizeof(reasons) / sizeof(reasons[0]); i++)
 		if (strcmp(why, reasons[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Debian's libzstd also decodes the pre-standard formats v0.1 to v0.7 (magic numbers
+ * 0xFD2FB51E to 0xFD2FB527); lib/ decodes RFC 8878 frames only.
+ */
+#define ZSTD_LEGACY_MAGIC_FIRST 0x1E
+#define ZSTD_LEGACY_MAGIC_LAST 0x27
+static inline int zstd_legacy_refused(const char *why, const uint8_t *data, size_t size)
+{
+	if (!why || strcmp(why, "zstd: not a Zstandard frame") != 0)
+		return 0;
+	for (size_t i = 0; i + 4 <= size; i++)
+		if (data[i] >= ZSTD_LEGACY_MAGIC_FIRST && data[i] <= ZSTD_LEGACY_MAGIC_LAST &&
+		    data[i + 1] == 0xB5 && data[i + 2] == 0x2F && data[i + 3] == 0xFD)
 			return 1;
 	return 0;
 }

@@ -85,6 +85,40 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 	free(frame.p);
 }
 
+#define DECODE_CHECK_I386 "build/host32/decode-check-i386"
+
+static void write_file(const char *path, const uint8_t *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The same frames decoded by the i386 build of the decoders (tests/unit/i386/): 'frames'
+ * frames of 'data' made with the knobs given, all checked by one run of the checker.
+ */
+static void assert_i386_decodes(const uint8_t *data, size_t len, const struct knobs *k,
+				size_t frames)
+{
+	char dir[] = "/tmp/kslide-decoders.XXXXXX", cmd[4096], path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/original", dir);
+	write_file(path, data, len);
+	int n = snprintf(cmd, sizeof(cmd), "%s %s", DECODE_CHECK_I386, path);
+	for (size_t i = 0; i < frames; i++) {
+		struct buf frame = compress_with(data, len, k[i]);
+		snprintf(path, sizeof(path), "%s/frame%zu.%s", dir, i, "lz4");
+		write_file(path, frame.p, frame.len);
+		n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " %s", path);
+		free(frame.p);
+	}
+	n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " && rm -r %s", dir);
+	assert_true((size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+}
+
 static struct buf read_file(const char *path)
 {
 	struct buf b = { NULL, 0 };
@@ -290,6 +324,21 @@ static void test_blocks_agree_with_the_library(void **state)
 	free(text.p);
 }
 
+static void test_the_i386_build_decodes_the_same_frames(void **state)
+{
+	(void)state;
+	struct buf kernel = read_file("build/i386/kernel.elf");
+	FILE *checker = fopen(DECODE_CHECK_I386, "rb");
+	if (!kernel.len || !checker)
+		skip(); /* `make check` builds both */
+	fclose(checker);
+	const struct knobs kinds[] = { { 12, 0, 1, LZ4F_max64KB, 1 },
+				       { 0, 1, 1, LZ4F_max256KB, 0 },
+				       { 9, 0, 0, LZ4F_max4MB, 0 } };
+	assert_i386_decodes(kernel.p, kernel.len, kinds, 3);
+	free(kernel.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_a_buffer_is_refused),
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
 		cmocka_unit_test(test_blocks_agree_with_the_library),
+		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

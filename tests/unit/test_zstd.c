@@ -101,6 +101,40 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 	free(frame.p);
 }
 
+#define DECODE_CHECK_I386 "build/host32/decode-check-i386"
+
+static void write_file(const char *path, const uint8_t *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The same frames decoded by the i386 build of the decoders (tests/unit/i386/): 'frames'
+ * frames of 'data' made with the knobs given, all checked by one run of the checker.
+ */
+static void assert_i386_decodes(const uint8_t *data, size_t len, const struct knobs *k,
+				size_t frames)
+{
+	char dir[] = "/tmp/kslide-decoders.XXXXXX", cmd[4096], path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/original", dir);
+	write_file(path, data, len);
+	int n = snprintf(cmd, sizeof(cmd), "%s %s", DECODE_CHECK_I386, path);
+	for (size_t i = 0; i < frames; i++) {
+		struct buf frame = compress_with(data, len, k[i]);
+		snprintf(path, sizeof(path), "%s/frame%zu.%s", dir, i, "zst");
+		write_file(path, frame.p, frame.len);
+		n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " %s", path);
+		free(frame.p);
+	}
+	n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " && rm -r %s", dir);
+	assert_true((size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+}
+
 static struct buf read_file(const char *path)
 {
 	struct buf b = { NULL, 0 };
@@ -365,6 +399,26 @@ static void test_header_rules(void **state)
 	assert_same_verdict(skip_then_good, sizeof(skip_then_good));
 }
 
+/* The i386 build (narrow bit reader): kernel levels, small windows, a far match. */
+static void test_the_i386_build_decodes_the_same_frames(void **state)
+{
+	(void)state;
+	struct buf kernel = read_file("build/i386/kernel.elf");
+	FILE *checker = fopen(DECODE_CHECK_I386, "rb");
+	if (!kernel.len || !checker)
+		skip(); /* `make check` builds both */
+	fclose(checker);
+	const struct knobs kernel_kinds[] = { { 1, 1, 1, 0, 0 },  { 3, 0, 0, 0, 0 },
+					      { 19, 1, 1, 0, 0 }, { MAX_LEVEL_ULTRA, 1, 0, 0, 0 },
+					      { 9, 1, 0, 11, 0 } };
+	assert_i386_decodes(kernel.p, kernel.len, kernel_kinds, 5);
+	struct buf text = text_like(700000, 16);
+	const struct knobs text_kinds[] = { { 19, 1, 0, 12, 0 }, { 1, 0, 1, 0, 0 } };
+	assert_i386_decodes(text.p, text.len, text_kinds, 2);
+	free(kernel.p);
+	free(text.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_a_buffer_or_workspace_is_refused),
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
 		cmocka_unit_test(test_header_rules),
+		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

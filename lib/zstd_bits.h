@@ -90,6 +90,14 @@ static inline void bits_refill(struct bits *b)
 	}
 }
 
+/* The same, for a caller that knows at least consumed / 8 bytes precede ptr: no clamping. */
+static inline void bits_refill_far(struct bits *b)
+{
+	b->ptr -= b->consumed >> 3;
+	b->consumed &= 7;
+	b->word = load_word(b->ptr);
+}
+
 /* Whether more bits were read than the stream holds (meaningful right after a refill). */
 static inline int bits_overflowed(const struct bits *b)
 {

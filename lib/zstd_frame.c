@@ -53,8 +53,6 @@ static int read_frame_header(struct zstd_workspace *ws, const uint8_t *p, size_t
 	if (!single) {
 		unsigned exponent = p[at] >> 3, mantissa = p[at] & 7;
 		at++;
-		if (WINDOW_LOG_BASE + exponent > ZSTD_WINDOW_LOG_MAX)
-			return zstd_refuse(ws, "zstd: window larger than supported", KS_EFORMAT);
 		uint64_t base = (uint64_t)1 << (WINDOW_LOG_BASE + exponent);
 		window = base + (base / 8) * mantissa;
 	}

@@ -65,32 +65,42 @@ struct seq_decoder {
 	size_t rep[3];
 };
 
-/* Decode n sequences into ws->batch; 'left' counts down the block's sequences (the last one
- * does not update the states, 3.1.1.3.2.1.4). */
-static void decode_batch(struct zstd_workspace *ws, struct seq_decoder *d, size_t n,
-			 size_t *left)
+/* The most bits one sequence reads: offset 31, lengths 16 + 16, states 9 + 9 + 8. */
+#define SEQ_MAX_BITS (OF_MAX_CODE + 16 + 16 + LL_LOG_MAX + ML_LOG_MAX + OF_LOG_MAX)
+
+#define REFILL(b) ((far) ? bits_refill_far(b) : bits_refill(b))
+
+/*
+ * Decode n sequences into ws->batch; 'left' counts down the block's sequences (the last one
+ * does not update the states, 3.1.1.3.2.1.4). 'far' (a constant in each copy the compiler
+ * makes): the batch holds no last sequence and its bits cannot reach the stream's start, so
+ * refills need no clamping and every state updates.
+ */
+static inline __attribute__((always_inline)) void
+decode_batch(struct zstd_workspace *ws, struct seq_decoder *d, size_t n, size_t *left,
+	     const int far)
 {
 	struct bits b = d->bits;
 	size_t ll_state = d->ll_state, of_state = d->of_state, ml_state = d->ml_state;
 	size_t rep0 = d->rep[0], rep1 = d->rep[1], rep2 = d->rep[2];
 	size_t remaining = *left;
 	for (struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
-		bits_refill(&b);
+		REFILL(&b);
 		const struct seq_entry ll_e = ws->ll_entries[ll_state], of_e = ws->of_entries[of_state],
 				       ml_e = ws->ml_entries[ml_state];
 		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
 		if (!BITS_WIDE)
-			bits_refill(&b);
+			REFILL(&b);
 		size_t match = ml_e.value + bits_read(&b, ml_e.extra_bits);
-		bits_refill(&b);
+		REFILL(&b);
 		size_t literals = ll_e.value + bits_read(&b, ll_e.extra_bits);
-		if (--remaining) {
+		if (far || --remaining) {
 			if (!BITS_WIDE)
-				bits_refill(&b);
+				REFILL(&b);
 			ll_state = ll_e.next_base + bits_read(&b, ll_e.state_bits);
 			ml_state = ml_e.next_base + bits_read(&b, ml_e.state_bits);
 			if (!BITS_WIDE)
-				bits_refill(&b);
+				REFILL(&b);
 			of_state = of_e.next_base + bits_read(&b, of_e.state_bits);
 		}
 		/* 3.1.1.5: with no literals, the repeat codes shift by one. */
@@ -122,7 +132,7 @@ static void decode_batch(struct zstd_workspace *ws, struct seq_decoder *d, size_
 	d->rep[0] = rep0;
 	d->rep[1] = rep1;
 	d->rep[2] = rep2;
-	*left = remaining;
+	*left = far ? remaining - n : remaining;
 }
 
 struct seq_output {
@@ -207,7 +217,11 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 			d.rep[k] = ws->rep[k];
 		for (size_t left = count; left;) {
 			size_t n = left < SEQ_BATCH ? left : SEQ_BATCH;
-			decode_batch(ws, &d, n, &left);
+			size_t before = (size_t)(d.bits.ptr - d.bits.start);
+			if (left > n && before >= (n * SEQ_MAX_BITS + 7) / 8 + sizeof(uintptr_t))
+				decode_batch(ws, &d, n, &left, 1);
+			else
+				decode_batch(ws, &d, n, &left, 0);
 			if ((rc = execute_batch(ws, &o, n)))
 				return rc;
 		}

@@ -292,6 +292,35 @@ static void test_corrupted_frames_refused_like_the_library(void **state)
 	free(text.p);
 }
 
+/* Hand-made frames: a block size word of 0x80000000 is an empty uncompressed block, not the
+ * EndMark, for liblz4 as for us. */
+static void test_an_empty_uncompressed_block_is_no_end_mark(void **state)
+{
+	(void)state;
+	/* FLG 0x6C: independent blocks, content size 1, content checksum; then 0x80000001 'A',
+	 * then 0x80000000 and the checksum, which must not be read as an EndMark. */
+	static const uint8_t frame[] = { 0x04, 0x22, 0x4D, 0x18, 0x6C, 0x40, 0x01, 0x00,
+					 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x49, 0x01,
+					 0x00, 0x00, 0x80, 0x41, 0x00, 0x00, 0x00, 0x80,
+					 0x4D, 0x9A, 0x65, 0x10 };
+	uint8_t out[1];
+	size_t out_len;
+	assert_int_not_equal(lz4_decompress(out, sizeof(out), frame, sizeof(frame), &out_len,
+					    NULL, NULL),
+			     KS_OK);
+	assert_same_verdict(frame, sizeof(frame));
+	/* The same with a real EndMark inserted before the checksum: both accept it. */
+	uint8_t fixed[sizeof(frame) + 4];
+	memcpy(fixed, frame, 24);
+	memset(fixed + 24, 0, 4);
+	memcpy(fixed + 28, frame + 24, 4);
+	assert_int_equal(lz4_decompress(out, sizeof(out), fixed, sizeof(fixed), &out_len, NULL,
+					NULL),
+			 KS_OK);
+	assert_int_equal(out[0], 'A');
+	assert_same_verdict(fixed, sizeof(fixed));
+}
+
 /* Blocks alone, against LZ4_decompress_safe with the same capacity. */
 static void test_blocks_agree_with_the_library(void **state)
 {
@@ -348,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_progress_trails_by_the_window_of_linked_blocks),
 		cmocka_unit_test(test_too_small_a_buffer_is_refused),
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
+		cmocka_unit_test(test_an_empty_uncompressed_block_is_no_end_mark),
 		cmocka_unit_test(test_blocks_agree_with_the_library),
 		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};

@@ -397,6 +397,18 @@ static void test_header_rules(void **state)
 			 KS_OK);
 	assert_int_equal(out_len, 1);
 	assert_same_verdict(skip_then_good, sizeof(skip_then_good));
+	/*
+	 * One Huffman-coded literal whose tree has weights {2, 2} (a direct weight of 2, the
+	 * last one implied): complete, but with no weight 1, which 4.2.1.1 calls corrupted.
+	 * FHD 0 and Window_Descriptor 0: a 1 KiB window and no content size.
+	 */
+	uint8_t no_weight_one[] = { 0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x3D, 0x00, 0x00,
+				    0x12, 0xC0, 0x00, 0x81, 0x20, 0x02, 0x00 };
+	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, 1, no_weight_one,
+					 sizeof(no_weight_one), &out_len, NULL, &why),
+			 KS_EFORMAT);
+	assert_string_equal(why, "zstd: Huffman tree incomplete");
+	assert_same_verdict(no_weight_one, sizeof(no_weight_one));
 }
 
 /* The i386 build (narrow bit reader): kernel levels, small windows, a far match. */
@@ -415,6 +427,15 @@ static void test_the_i386_build_decodes_the_same_frames(void **state)
 	struct buf text = text_like(700000, 16);
 	const struct knobs text_kinds[] = { { 19, 1, 0, 12, 0 }, { 1, 0, 1, 0, 0 } };
 	assert_i386_decodes(text.p, text.len, text_kinds, 2);
+	/* A long match far back: more extra bits in one sequence than a refill gives on i386. */
+	size_t part = 1u << 20, gap = 9u << 20;
+	struct buf head = random_bytes(part, 17), whole = random_bytes(2 * part + gap, 18);
+	memcpy(whole.p, head.p, part);
+	memcpy(whole.p + part + gap, head.p, part);
+	const struct knobs far_kind = { 1, 1, 0, ZSTD_WINDOW_LOG_MAX, 1 };
+	assert_i386_decodes(whole.p, whole.len, &far_kind, 1);
+	free(head.p);
+	free(whole.p);
 	free(kernel.p);
 	free(text.p);
 }

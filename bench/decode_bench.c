@@ -18,7 +18,7 @@
 #include "lib/lz4.h"
 #include "lib/zstd.h"
 
-#define DEFAULT_RUNS 10
+#define DEFAULT_RUNS	 10
 #define ZSTD_BENCH_LEVEL 19
 
 static _Alignas(ZSTD_WORKSPACE_ALIGN) unsigned char workspace[ZSTD_WORKSPACE_SIZE];
@@ -62,7 +62,9 @@ static size_t decode(enum decoder d, unsigned char *dst, size_t cap, const unsig
 		return ZSTD_isError(out) ? 0 : out;
 	case OURS_ZSTD:
 		return zstd_decompress(workspace, sizeof(workspace), dst, cap, src, len, &out, NULL,
-				       NULL) ? 0 : out;
+				       NULL)
+			       ? 0
+			       : out;
 	case LIB_LZ4: {
 		LZ4F_dctx *dctx;
 		if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)))
@@ -72,8 +74,7 @@ static size_t decode(enum decoder d, unsigned char *dst, size_t cap, const unsig
 		LZ4F_freeDecompressionContext(dctx);
 		return hint == 0 ? dst_len : 0;
 	}
-	case OURS_LZ4:
-		return lz4_decompress(dst, cap, src, len, &out, NULL, NULL) ? 0 : out;
+	case OURS_LZ4: return lz4_decompress(dst, cap, src, len, &out, NULL, NULL) ? 0 : out;
 	}
 	return 0;
 }
@@ -87,8 +88,8 @@ static void best_speeds(enum decoder a, enum decoder b, const unsigned char *fra
 			double speed[2])
 {
 	unsigned char *dst = malloc(want_len + 1);
-	double best[2] = { 1e30, 1e30 };
-	const enum decoder which[2] = { a, b };
+	double best[2] = {1e30, 1e30};
+	const enum decoder which[2] = {a, b};
 	for (int i = 0; i < runs; i++) {
 		for (int k = 0; k < 2; k++) {
 			memset(dst, 0, want_len);
@@ -156,8 +157,8 @@ int main(int argc, char **argv)
 	}
 	printf("%-38s %9s %9s %8s %8s %5s %9s %8s %8s %5s\n", "input", "bytes", "zstd-19",
 	       "libzstd", "lib/", "ratio", "lz4-hc12", "liblz4", "lib/", "ratio");
-	printf("%-38s %9s %9s %8s %8s %5s %9s %8s %8s %5s\n", "", "", "frame", "MB/s", "MB/s",
-	       "", "frame", "MB/s", "MB/s", "");
+	printf("%-38s %9s %9s %8s %8s %5s %9s %8s %8s %5s\n", "", "", "frame", "MB/s", "MB/s", "",
+	       "frame", "MB/s", "MB/s", "");
 	for (int i = first; i < argc; i++)
 		failed |= bench_file(argv[i], runs);
 	return failed;

@@ -13,28 +13,28 @@
 #include "lib/xxhash.h"
 
 /* lz4_Block_format.md, "End of block conditions" and the length fields. */
-#define LZ4_MIN_MATCH 4
-#define LZ4_LAST_LITERALS 5  /* the last 5 bytes of a block are literals */
-#define LZ4_MATCH_LIMIT 12   /* the last match starts at least 12 bytes before the end */
-#define LZ4_RUN_MASK 15      /* a 4-bit length field of 15 continues in extra bytes */
-#define LZ4_LAST_SEQUENCE_MIN 8 /* offset (2) + token (1) + last literals (5) after a run */
+#define LZ4_MIN_MATCH	      4
+#define LZ4_LAST_LITERALS     5	 /* the last 5 bytes of a block are literals */
+#define LZ4_MATCH_LIMIT	      12 /* the last match starts at least 12 bytes before the end */
+#define LZ4_RUN_MASK	      15 /* a 4-bit length field of 15 continues in extra bytes */
+#define LZ4_LAST_SEQUENCE_MIN 8	 /* offset (2) + token (1) + last literals (5) after a run */
 
 /* lz4_Frame_format.md: FLG and BD bytes, block size word, skippable frames. */
-#define LZ4_SKIPPABLE_MAGIC 0x184D2A50u
-#define LZ4_SKIPPABLE_MASK 0xFFFFFFF0u
-#define FLG_VERSION_SHIFT 6
-#define FLG_VERSION 1
+#define LZ4_SKIPPABLE_MAGIC   0x184D2A50u
+#define LZ4_SKIPPABLE_MASK    0xFFFFFFF0u
+#define FLG_VERSION_SHIFT     6
+#define FLG_VERSION	      1
 #define FLG_BLOCK_INDEPENDENT 0x20
-#define FLG_BLOCK_CHECKSUM 0x10
-#define FLG_CONTENT_SIZE 0x08
-#define FLG_CONTENT_CHECKSUM 0x04
-#define FLG_RESERVED 0x02
-#define FLG_DICT_ID 0x01
-#define BD_RESERVED 0x8F
-#define BD_SIZE_SHIFT 4
-#define BD_SIZE_MIN 4 /* 64 KiB; 0-3 are not defined */
-#define BLOCK_UNCOMPRESSED 0x80000000u
-#define BLOCK_SIZE_MASK 0x7FFFFFFFu
+#define FLG_BLOCK_CHECKSUM    0x10
+#define FLG_CONTENT_SIZE      0x08
+#define FLG_CONTENT_CHECKSUM  0x04
+#define FLG_RESERVED	      0x02
+#define FLG_DICT_ID	      0x01
+#define BD_RESERVED	      0x8F
+#define BD_SIZE_SHIFT	      4
+#define BD_SIZE_MIN	      4 /* 64 KiB; 0-3 are not defined */
+#define BLOCK_UNCOMPRESSED    0x80000000u
+#define BLOCK_SIZE_MASK	      0x7FFFFFFFu
 
 static int refuse(const char **why, const char *reason, int status)
 {
@@ -63,8 +63,10 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		size_t literals = token >> 4;
 		if (literals == LZ4_RUN_MASK) {
 			if ((size_t)(iend - ip) <= LZ4_RUN_MASK)
-				return refuse(why, "LZ4 block: end rule: literal length in the last 15 bytes",
-					      KS_EFORMAT);
+				return refuse(
+					why,
+					"LZ4 block: end rule: literal length in the last 15 bytes",
+					KS_EFORMAT);
 			unsigned byte;
 			do {
 				/* A partial length beyond the input left can only grow. */
@@ -81,10 +83,12 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		    literals + LZ4_LAST_SEQUENCE_MIN > in_left) {
 			/* Too close to either end for a match to follow: the block ends here. */
 			if (literals != in_left)
-				return refuse(why, "LZ4 block: end rule: a match after the last literals",
-					      KS_EFORMAT);
+				return refuse(
+					why, "LZ4 block: end rule: a match after the last literals",
+					KS_EFORMAT);
 			if (literals > out_left)
-				return refuse(why, "LZ4 block: larger than its maximum", KS_EFORMAT);
+				return refuse(why, "LZ4 block: larger than its maximum",
+					      KS_EFORMAT);
 			if (literals > (size_t)(wend - op))
 				return refuse(why, "LZ4 block: output buffer too small", KS_ENOSPC);
 			exact_copy(op, ip, literals);
@@ -107,11 +111,14 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		if (length == LZ4_RUN_MASK) {
 			unsigned byte;
 			do {
-				byte = *ip++; /* in bounds: at least LZ4_LAST_LITERALS bytes were left */
+				byte = *ip++; /* in bounds: at least LZ4_LAST_LITERALS bytes were
+						 left */
 				length += byte;
 				if ((size_t)(iend - ip) < LZ4_LAST_LITERALS)
-					return refuse(why, "LZ4 block: end rule: match length in "
-						      "the last 5 bytes", KS_EFORMAT);
+					return refuse(why,
+						      "LZ4 block: end rule: match length in "
+						      "the last 5 bytes",
+						      KS_EFORMAT);
 				if (length > capacity)
 					return refuse(why, "LZ4 block: match longer than the block",
 						      KS_EFORMAT);
@@ -125,7 +132,8 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 				      KS_EFORMAT);
 		out_left = capacity - (size_t)(op - start);
 		if (length + LZ4_LAST_LITERALS > out_left)
-			return refuse(why, "LZ4 block: end rule: match in the last 5 bytes", KS_EFORMAT);
+			return refuse(why, "LZ4 block: end rule: match in the last 5 bytes",
+				      KS_EFORMAT);
 		if (length > (size_t)(wend - op))
 			return refuse(why, "LZ4 block: output buffer too small", KS_ENOSPC);
 		if ((size_t)(wend - op) >= length + LZ_COPY_OVERRUN)
@@ -153,8 +161,7 @@ struct lz4_frame {
 };
 
 /* Magic, FLG, BD, the optional fields and the header checksum. */
-static int read_frame_header(const uint8_t *p, size_t len, struct lz4_frame *f,
-			     const char **why)
+static int read_frame_header(const uint8_t *p, size_t len, struct lz4_frame *f, const char **why)
 {
 	if (len < 7)
 		return refuse(why, "LZ4 frame: truncated header", KS_EFORMAT);
@@ -270,12 +277,12 @@ static int decode_frame(struct lz4_run *r, const uint8_t *p, size_t len, size_t 
 	return KS_OK;
 }
 
-int lz4_decompress(void *dst, size_t dst_capacity, const void *src, size_t src_len,
-		   size_t *out_len, const struct decode_progress *progress, const char **why)
+int lz4_decompress(void *dst, size_t dst_capacity, const void *src, size_t src_len, size_t *out_len,
+		   const struct decode_progress *progress, const char **why)
 {
 	uint8_t none;
-	struct lz4_run r = { .dst = dst ? dst : &none, .capacity = dst ? dst_capacity : 0,
-			     .progress = progress };
+	struct lz4_run r = {
+		.dst = dst ? dst : &none, .capacity = dst ? dst_capacity : 0, .progress = progress};
 	const uint8_t *p = src;
 	size_t at = 0;
 	int rc = KS_OK;

@@ -14,15 +14,15 @@
 #include "lib/decompress.h"
 
 #define LZ4_FRAME_MAGIC 0x184D2204u
-#define LZ4_WINDOW (64u * 1024) /* how far back a linked block's matches may reach */
+#define LZ4_WINDOW	(64u * 1024) /* how far back a linked block's matches may reach */
 
 /*
  * Decode src[0, src_len), a sequence of LZ4 frames and skippable frames, into dst; the total
  * goes to *out_len (on failure: how far decoding got). progress may be NULL (lib/decompress.h
  * says what it is told). On failure *why (if why is not NULL) names the problem.
  */
-int lz4_decompress(void *dst, size_t dst_capacity, const void *src, size_t src_len,
-		   size_t *out_len, const struct decode_progress *progress, const char **why);
+int lz4_decompress(void *dst, size_t dst_capacity, const void *src, size_t src_len, size_t *out_len,
+		   const struct decode_progress *progress, const char **why);
 
 /*
  * Decode one compressed block of src_len bytes to out + pos, where the 'pos' bytes before it

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LZ_COPY_CHUNK 16
+#define LZ_COPY_CHUNK	16
 #define LZ_COPY_OVERRUN 32 /* bytes a wild copy may touch past its end: one chunk, rounded up */
 
 static inline void copy_chunk(uint8_t *d, const uint8_t *s)
@@ -47,7 +47,7 @@ static inline void wild_match(uint8_t *op, size_t distance, size_t n)
 		return;
 	}
 	if (distance < 8) {
-		static const uint8_t widened[8] = { 0, 8, 8, 9, 8, 10, 12, 14 };
+		static const uint8_t widened[8] = {0, 8, 8, 9, 8, 10, 12, 14};
 		const uint8_t *match = op - distance;
 		for (unsigned i = 0; i < 8; i++)
 			op[i] = match[i];

@@ -15,7 +15,7 @@
 struct xxh32_state {
 	uint32_t lane[4];
 	uint32_t total_low; /* the length mod 2^32, which is all the digest uses */
-	int large;          /* at least one stripe was consumed */
+	int large;	    /* at least one stripe was consumed */
 	uint8_t buffered[XXH32_STRIPE];
 	unsigned buffered_len;
 };

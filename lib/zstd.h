@@ -22,14 +22,14 @@
  * watermark (lib/decompress.h) trails the output.
  */
 #define ZSTD_WINDOW_LOG_MAX 27
-#define ZSTD_WINDOW_MAX ((uint64_t)1 << ZSTD_WINDOW_LOG_MAX)
+#define ZSTD_WINDOW_MAX	    ((uint64_t)1 << ZSTD_WINDOW_LOG_MAX)
 
 /*
  * The caller's workspace: ZSTD_WORKSPACE_SIZE bytes aligned to ZSTD_WORKSPACE_ALIGN. It holds
  * one block's literals (128 KiB and copy slack), the Huffman and FSE decoding tables and the
  * checksum state; lib/zstd_internal.h lays it out and checks that it fits.
  */
-#define ZSTD_WORKSPACE_SIZE (160u * 1024)
+#define ZSTD_WORKSPACE_SIZE  (160u * 1024)
 #define ZSTD_WORKSPACE_ALIGN 8
 
 /*

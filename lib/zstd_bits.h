@@ -19,9 +19,9 @@
 #include "lib/errors.h"
 #include "lib/unaligned.h"
 
-#define BITS_WORD (8 * sizeof(uintptr_t))
+#define BITS_WORD	  (8 * sizeof(uintptr_t))
 #define BITS_AFTER_REFILL (BITS_WORD - 7)
-#define BITS_WIDE (BITS_WORD == 64) /* one refill per sequence suffices */
+#define BITS_WIDE	  (BITS_WORD == 64) /* one refill per sequence suffices */
 
 struct bits {
 	const uint8_t *start;

@@ -8,16 +8,16 @@
 #include "lib/zstd_internal.h"
 
 #define ZSTD_SKIPPABLE_MAGIC 0x184D2A50u
-#define ZSTD_SKIPPABLE_MASK 0xFFFFFFF0u
-#define ZSTD_MAGIC_SIZE 4
-#define BLOCK_HEADER_SIZE 3
-#define CHECKSUM_SIZE 4
+#define ZSTD_SKIPPABLE_MASK  0xFFFFFFF0u
+#define ZSTD_MAGIC_SIZE	     4
+#define BLOCK_HEADER_SIZE    3
+#define CHECKSUM_SIZE	     4
 
 /* Frame_Header_Descriptor (3.1.1.1.1) and Window_Descriptor (3.1.1.1.2). */
-#define FHD_SINGLE_SEGMENT 0x20
-#define FHD_RESERVED 0x08
-#define FHD_CHECKSUM 0x04
-#define WINDOW_LOG_BASE 10
+#define FHD_SINGLE_SEGMENT  0x20
+#define FHD_RESERVED	    0x08
+#define FHD_CHECKSUM	    0x04
+#define WINDOW_LOG_BASE	    10
 #define FCS_TWO_BYTE_OFFSET 256
 
 enum block_type { BLOCK_RAW = 0, BLOCK_RLE = 1, BLOCK_COMPRESSED = 2 };
@@ -33,8 +33,8 @@ struct frame {
 static int read_frame_header(struct zstd_workspace *ws, const uint8_t *p, size_t len,
 			     struct frame *f)
 {
-	static const uint8_t did_size[4] = { 0, 1, 2, 4 };
-	static const uint8_t fcs_size[4] = { 0, 2, 4, 8 };
+	static const uint8_t did_size[4] = {0, 1, 2, 4};
+	static const uint8_t fcs_size[4] = {0, 2, 4, 8};
 	if (len < ZSTD_MAGIC_SIZE + 1)
 		return zstd_refuse(ws, "zstd: truncated frame header", KS_EFORMAT);
 	unsigned fhd = p[ZSTD_MAGIC_SIZE];
@@ -131,8 +131,8 @@ static int decode_block(struct zstd_workspace *ws, struct zstd_run *r, const str
 	return rc;
 }
 
-static int decode_frame(struct zstd_workspace *ws, struct zstd_run *r, const uint8_t *p,
-			size_t len, size_t *used)
+static int decode_frame(struct zstd_workspace *ws, struct zstd_run *r, const uint8_t *p, size_t len,
+			size_t *used)
 {
 	struct frame f;
 	int rc = read_frame_header(ws, p, len, &f);
@@ -140,9 +140,9 @@ static int decode_frame(struct zstd_workspace *ws, struct zstd_run *r, const uin
 		return rc;
 	/* A new frame forgets the tables and repeat offsets of the last (3.1.1.5). */
 	ws->huf_valid = 0;
-	ws->ll = (struct seq_table){ ws->ll_entries, 0, 0 };
-	ws->of = (struct seq_table){ ws->of_entries, 0, 0 };
-	ws->ml = (struct seq_table){ ws->ml_entries, 0, 0 };
+	ws->ll = (struct seq_table){ws->ll_entries, 0, 0};
+	ws->of = (struct seq_table){ws->of_entries, 0, 0};
+	ws->ml = (struct seq_table){ws->ml_entries, 0, 0};
 	ws->rep[0] = 1;
 	ws->rep[1] = 4;
 	ws->rep[2] = 8;
@@ -199,8 +199,8 @@ int zstd_decompress(void *workspace, size_t workspace_size, void *dst, size_t ds
 	}
 	struct zstd_workspace *ws = workspace;
 	uint8_t none;
-	struct zstd_run r = { .dst = dst ? dst : &none, .capacity = dst ? dst_capacity : 0,
-			      .progress = progress };
+	struct zstd_run r = {
+		.dst = dst ? dst : &none, .capacity = dst ? dst_capacity : 0, .progress = progress};
 	const uint8_t *p = src;
 	size_t at = 0;
 	int rc = KS_OK;

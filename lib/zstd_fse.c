@@ -8,35 +8,34 @@
 
 /* 3.1.1.3.2.1.1 and .2: the Baseline and Number_of_Bits of every length code. */
 static const uint32_t ll_value[LL_MAX_CODE + 1] = {
-	0,  1,  2,  3,  4,  5,  6,  7,  8,   9,   10,  11,  12,   13,   14,   15,   16,   18,
+	0,  1,	2,  3,	4,  5,	6,  7,	8,   9,	  10,  11,   12,   13,	 14,   15,    16,    18,
 	20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
 };
 static const uint8_t ll_extra[LL_MAX_CODE + 1] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,	 0,  0,	 0,  1,	 1,
 	1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 };
 static const uint32_t ml_value[ML_MAX_CODE + 1] = {
-	3,   4,   5,   6,    7,    8,    9,    10,   11,   12,    13,    14,    15,    16,
-	17,  18,  19,  20,   21,   22,   23,   24,   25,   26,    27,    28,    29,    30,
-	31,  32,  33,  34,   35,   37,   39,   41,   43,   47,    51,    59,    67,    83,
-	99,  131, 259, 515,  1027, 2051, 4099, 8195, 16387, 32771, 65539,
+	3,  4,	5,  6,	7,  8,	9,  10,	 11,  12,  13,	 14,   15,   16,   17,	  18,	 19,	20,
+	21, 22, 23, 24, 25, 26, 27, 28,	 29,  30,  31,	 32,   33,   34,   35,	  37,	 39,	41,
+	43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539,
 };
 static const uint8_t ml_extra[ML_MAX_CODE + 1] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,	 0,  0,	 0,  0,	 0,  0,
 	0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 };
 
 /* 3.1.1.3.2.2: the predefined distributions and their accuracy logs. */
-#define LL_DEFAULT_LOG 6
-#define ML_DEFAULT_LOG 6
-#define OF_DEFAULT_LOG 5
+#define LL_DEFAULT_LOG	    6
+#define ML_DEFAULT_LOG	    6
+#define OF_DEFAULT_LOG	    5
 #define OF_DEFAULT_MAX_CODE 28
 static const int16_t ll_default[LL_MAX_CODE + 1] = {
-	4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2,
+	4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1,  1,  2,  2,
 	2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1,
 };
 static const int16_t ml_default[ML_MAX_CODE + 1] = {
-	1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  1,	 1,  1,	 1,  1,	 1,  1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
 };
 static const int16_t of_default[OF_DEFAULT_MAX_CODE + 1] = {
@@ -68,8 +67,8 @@ static uint32_t forward_bits(const uint8_t *src, size_t len, size_t pos)
  * *used is the whole bytes the description takes.
  */
 int fse_read_distribution(struct zstd_workspace *ws, const uint8_t *src, size_t len,
-			  unsigned max_symbol, unsigned max_log, unsigned *symbols,
-			  unsigned *log, size_t *used)
+			  unsigned max_symbol, unsigned max_log, unsigned *symbols, unsigned *log,
+			  size_t *used)
 {
 	if (len == 0)
 		return zstd_refuse(ws, "zstd: truncated FSE table", KS_EFORMAT);
@@ -99,13 +98,15 @@ int fse_read_distribution(struct zstd_workspace *ws, const uint8_t *src, size_t 
 		remaining -= proba < 0 ? -proba : proba;
 		ws->norm[symbol++] = (int16_t)proba;
 		if (proba == 0) {
-			/* 2-bit repeat flags: that many more zeros; 3 means another flag follows. */
+			/* 2-bit repeat flags: that many more zeros; 3 means another flag follows.
+			 */
 			unsigned repeat;
 			do {
 				repeat = forward_bits(src, len, pos) & 3;
 				pos += 2;
 				if (symbol + repeat > max_symbol + 1)
-					return zstd_refuse(ws, "zstd: FSE zeros past the last symbol",
+					return zstd_refuse(ws,
+							   "zstd: FSE zeros past the last symbol",
 							   KS_EFORMAT);
 				for (unsigned i = 0; i < repeat; i++)
 					ws->norm[symbol++] = 0;
@@ -161,7 +162,7 @@ int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log)
 
 static struct seq_entry code_entry(enum seq_kind kind, unsigned code)
 {
-	struct seq_entry e = { 0, 0, 0, 0 };
+	struct seq_entry e = {0, 0, 0, 0};
 	if (kind == SEQ_LL) {
 		e.value = ll_value[code];
 		e.extra_bits = ll_extra[code];
@@ -169,7 +170,8 @@ static struct seq_entry code_entry(enum seq_kind kind, unsigned code)
 		e.value = ml_value[code];
 		e.extra_bits = ml_extra[code];
 	} else {
-		e.value = (uint32_t)1 << code; /* 3.1.1.3.2.1.3: Offset_Value = (1 << code) + bits */
+		e.value = (uint32_t)1
+			  << code; /* 3.1.1.3.2.1.3: Offset_Value = (1 << code) + bits */
 		e.extra_bits = (uint8_t)code;
 	}
 	return e;
@@ -178,20 +180,22 @@ static struct seq_entry code_entry(enum seq_kind kind, unsigned code)
 static int build_seq_table(struct zstd_workspace *ws, struct seq_table *t, enum seq_kind kind,
 			   unsigned mode, const uint8_t *src, size_t len, size_t *used)
 {
-	static const unsigned max_code[] = { LL_MAX_CODE, OF_MAX_CODE, ML_MAX_CODE };
-	static const unsigned max_log[] = { LL_LOG_MAX, OF_LOG_MAX, ML_LOG_MAX };
+	static const unsigned max_code[] = {LL_MAX_CODE, OF_MAX_CODE, ML_MAX_CODE};
+	static const unsigned max_log[] = {LL_LOG_MAX, OF_LOG_MAX, ML_LOG_MAX};
 	unsigned symbols, log;
 	int rc;
 	*used = 0;
 	switch (mode) {
 	case MODE_PREDEFINED: {
-		const int16_t *dist = kind == SEQ_LL ? ll_default : kind == SEQ_ML ? ml_default
-										     : of_default;
-		symbols = kind == SEQ_LL ? LL_MAX_CODE + 1
-			: kind == SEQ_ML ? ML_MAX_CODE + 1
-					 : OF_DEFAULT_MAX_CODE + 1;
-		log = kind == SEQ_LL ? LL_DEFAULT_LOG : kind == SEQ_ML ? ML_DEFAULT_LOG
-								 : OF_DEFAULT_LOG;
+		const int16_t *dist = kind == SEQ_LL   ? ll_default
+				      : kind == SEQ_ML ? ml_default
+						       : of_default;
+		symbols = kind == SEQ_LL   ? LL_MAX_CODE + 1
+			  : kind == SEQ_ML ? ML_MAX_CODE + 1
+					   : OF_DEFAULT_MAX_CODE + 1;
+		log = kind == SEQ_LL   ? LL_DEFAULT_LOG
+		      : kind == SEQ_ML ? ML_DEFAULT_LOG
+				       : OF_DEFAULT_LOG;
 		for (unsigned s = 0; s < symbols; s++)
 			ws->norm[s] = dist[s];
 		break;
@@ -235,7 +239,7 @@ static int build_seq_table(struct zstd_workspace *ws, struct seq_table *t, enum 
 int fse_read_sequence_tables(struct zstd_workspace *ws, unsigned modes, const uint8_t *src,
 			     size_t len, size_t *used)
 {
-	struct seq_table *tables[] = { &ws->ll, &ws->of, &ws->ml };
+	struct seq_table *tables[] = {&ws->ll, &ws->of, &ws->ml};
 	size_t at = 0;
 	for (unsigned k = 0; k < 3; k++) {
 		size_t n;

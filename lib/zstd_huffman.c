@@ -20,8 +20,8 @@ static int read_fse_weights(struct zstd_workspace *ws, const uint8_t *src, size_
 {
 	unsigned symbols, log;
 	size_t used;
-	int rc = fse_read_distribution(ws, src, len, HUF_SYMBOLS - 1, HUF_WEIGHT_LOG_MAX,
-				       &symbols, &log, &used);
+	int rc = fse_read_distribution(ws, src, len, HUF_SYMBOLS - 1, HUF_WEIGHT_LOG_MAX, &symbols,
+				       &log, &used);
 	if (rc)
 		return rc;
 	if ((rc = fse_build(ws, symbols, log)))
@@ -59,7 +59,7 @@ static int read_fse_weights(struct zstd_workspace *ws, const uint8_t *src, size_
 static int build_table(struct zstd_workspace *ws, unsigned count)
 {
 	uint32_t total = 0;
-	unsigned rank[HUF_LOG_MAX + 2] = { 0 };
+	unsigned rank[HUF_LOG_MAX + 2] = {0};
 	for (unsigned s = 0; s < count; s++) {
 		unsigned w = ws->weights[s];
 		if (w > HUF_LOG_MAX)
@@ -93,7 +93,7 @@ static int build_table(struct zstd_workspace *ws, unsigned count)
 		unsigned w = ws->weights[s];
 		if (!w)
 			continue;
-		struct huf_entry e = { (uint8_t)s, (uint8_t)(log + 1 - w) };
+		struct huf_entry e = {(uint8_t)s, (uint8_t)(log + 1 - w)};
 		for (uint32_t i = 0; i < (1u << (w - 1)); i++)
 			ws->huf[start[w] + i] = e;
 		start[w] += 1u << (w - 1);

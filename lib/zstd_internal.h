@@ -21,21 +21,21 @@
 
 /* 4.2.1: Huffman codes are at most 11 bits; weights are described by an FSE table of at
  * most 6 bits; there are 256 literal values. */
-#define HUF_LOG_MAX 11
+#define HUF_LOG_MAX	   11
 #define HUF_WEIGHT_LOG_MAX 6
-#define HUF_SYMBOLS 256
+#define HUF_SYMBOLS	   256
 
 /* 3.1.1.3.2.1: codes and the largest accuracy logs of the three sequence tables. */
 #define LL_MAX_CODE 35
 #define ML_MAX_CODE 52
 #define OF_MAX_CODE 31
-#define LL_LOG_MAX 9
-#define ML_LOG_MAX 9
-#define OF_LOG_MAX 8
+#define LL_LOG_MAX  9
+#define ML_LOG_MAX  9
+#define OF_LOG_MAX  8
 /* Distributions of Huffman weights may name any byte value (only weights up to HUF_LOG_MAX
  * may be decoded), so the scratch tables cover 256 symbols. */
 #define FSE_MAX_SYMBOLS 256
-#define FSE_LOG_MIN 5 /* 4.1.1: Accuracy_Log = low 4 bits + 5 */
+#define FSE_LOG_MIN	5 /* 4.1.1: Accuracy_Log = low 4 bits + 5 */
 
 /* One state of an FSE table: the symbol it decodes and how to reach the next state. */
 struct fse_entry {
@@ -46,10 +46,10 @@ struct fse_entry {
 
 /* One state of a sequence table, its symbol already turned into Baseline and extra bits. */
 struct seq_entry {
-	uint32_t value;      /* Baseline of the code (for offsets: 1 << code) */
-	uint8_t extra_bits;  /* Number_of_Bits to add to it */
-	uint8_t state_bits;  /* bits to read for the next state */
-	uint16_t next_base;  /* the next state is next_base + those bits */
+	uint32_t value;	    /* Baseline of the code (for offsets: 1 << code) */
+	uint8_t extra_bits; /* Number_of_Bits to add to it */
+	uint8_t state_bits; /* bits to read for the next state */
+	uint16_t next_base; /* the next state is next_base + those bits */
 };
 
 /* One entry of the Huffman table, indexed by the next HUF_LOG_MAX (or fewer) bits. */
@@ -82,9 +82,9 @@ struct zstd_workspace {
 	struct seq_table ll, of, ml;
 	struct zstd_sequence batch[SEQ_BATCH];
 	unsigned huf_log;
-	int huf_valid;      /* Treeless_Literals_Block may reuse the table */
-	size_t rep[3];      /* the repeat offsets, most recent first */
-	size_t window;      /* Window_Size of the current frame (at most ZSTD_WINDOW_MAX) */
+	int huf_valid; /* Treeless_Literals_Block may reuse the table */
+	size_t rep[3]; /* the repeat offsets, most recent first */
+	size_t window; /* Window_Size of the current frame (at most ZSTD_WINDOW_MAX) */
 	struct xxh64_state checksum;
 	const char *why;
 	/* Scratch for building tables. */
@@ -115,8 +115,8 @@ struct zstd_literals {
 
 /* zstd_fse.c */
 int fse_read_distribution(struct zstd_workspace *ws, const uint8_t *src, size_t len,
-			  unsigned max_symbol, unsigned max_log, unsigned *symbols,
-			  unsigned *log, size_t *used);
+			  unsigned max_symbol, unsigned max_log, unsigned *symbols, unsigned *log,
+			  size_t *used);
 int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log);
 int fse_read_sequence_tables(struct zstd_workspace *ws, unsigned modes, const uint8_t *src,
 			     size_t len, size_t *used);

@@ -14,8 +14,8 @@ enum literals_type { LIT_RAW = 0, LIT_RLE = 1, LIT_COMPRESSED = 2, LIT_TREELESS 
 /* Symbols per stream per refill: at most HUF_LOG_MAX bits each within BITS_AFTER_REFILL. */
 #define HUF_PER_REFILL (BITS_AFTER_REFILL / HUF_LOG_MAX)
 
-static inline uint8_t *decode_symbol(const struct huf_entry *table, unsigned log,
-				     struct bits *b, uint8_t *op)
+static inline uint8_t *decode_symbol(const struct huf_entry *table, unsigned log, struct bits *b,
+				     uint8_t *op)
 {
 	struct huf_entry e = table[bits_peek_nonzero(b, log)];
 	*op = e.symbol;
@@ -41,8 +41,7 @@ static int decode_one_stream(struct zstd_workspace *ws, const uint8_t *src, size
 	struct bits b;
 	if (bits_init(&b, src, len))
 		return zstd_refuse(ws, "zstd: bad Huffman stream", KS_EFORMAT);
-	if (!decode_stream_tail(ws->huf, ws->huf_log, &b, ws->literals,
-				ws->literals + regenerated))
+	if (!decode_stream_tail(ws->huf, ws->huf_log, &b, ws->literals, ws->literals + regenerated))
 		return zstd_refuse(ws, "zstd: Huffman stream not consumed exactly", KS_EFORMAT);
 	return KS_OK;
 }
@@ -116,7 +115,8 @@ int zstd_read_literals(struct zstd_workspace *ws, const uint8_t *src, size_t len
 		else if (header == 2)
 			regenerated = (src[0] >> 4) + ((size_t)src[1] << 4);
 		else
-			regenerated = (src[0] >> 4) + ((size_t)src[1] << 4) + ((size_t)src[2] << 12);
+			regenerated =
+				(src[0] >> 4) + ((size_t)src[1] << 4) + ((size_t)src[2] << 12);
 	} else {
 		header = format <= 1 ? 3 : format == 2 ? 4 : 5;
 		if (len < header)

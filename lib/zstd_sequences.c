@@ -9,11 +9,11 @@
 #include "lib/zstd_bits.h"
 #include "lib/zstd_internal.h"
 
-#define REPEAT_CODES 3        /* Offset_Value 1..3 names a repeat offset */
-#define LONG_NUMBERS_SEQ 0x80 /* Number_of_Sequences: 1 byte below this, ... */
-#define LONGEST_NUMBERS_SEQ 0xFF
+#define REPEAT_CODES	     3	  /* Offset_Value 1..3 names a repeat offset */
+#define LONG_NUMBERS_SEQ     0x80 /* Number_of_Sequences: 1 byte below this, ... */
+#define LONGEST_NUMBERS_SEQ  0xFF
 #define LONGEST_NUMBERS_BASE 0x7F00
-#define MODES_RESERVED 3
+#define MODES_RESERVED	     3
 
 /* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
 static inline size_t read_extra(struct bits *b, unsigned n)
@@ -44,9 +44,8 @@ static int read_count(struct zstd_workspace *ws, const uint8_t *src, size_t len,
 }
 
 /* Why a sequence cannot be executed, if it cannot: 'behind' bytes of the frame precede it. */
-static int check_sequence(struct zstd_workspace *ws, size_t literals, size_t match,
-			  size_t offset, size_t literals_left, size_t room, size_t behind,
-			  size_t window)
+static int check_sequence(struct zstd_workspace *ws, size_t literals, size_t match, size_t offset,
+			  size_t literals_left, size_t room, size_t behind, size_t window)
 {
 	if (literals > literals_left)
 		return zstd_refuse(ws, "zstd: sequence past the literals", KS_EFORMAT);
@@ -76,9 +75,9 @@ struct seq_decoder {
  * makes): the batch holds no last sequence and its bits cannot reach the stream's start, so
  * refills need no clamping and every state updates.
  */
-static inline __attribute__((always_inline)) void
-decode_batch(struct zstd_workspace *ws, struct seq_decoder *d, size_t n, size_t *left,
-	     const int far)
+static inline __attribute__((always_inline)) void decode_batch(struct zstd_workspace *ws,
+							       struct seq_decoder *d, size_t n,
+							       size_t *left, const int far)
 {
 	struct bits b = d->bits;
 	size_t ll_state = d->ll_state, of_state = d->of_state, ml_state = d->ml_state;
@@ -86,7 +85,8 @@ decode_batch(struct zstd_workspace *ws, struct seq_decoder *d, size_t n, size_t 
 	size_t remaining = *left;
 	for (struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
 		REFILL(&b);
-		const struct seq_entry ll_e = ws->ll_entries[ll_state], of_e = ws->of_entries[of_state],
+		const struct seq_entry ll_e = ws->ll_entries[ll_state],
+				       of_e = ws->of_entries[of_state],
 				       ml_e = ws->ml_entries[ml_state];
 		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
 		if (!BITS_WIDE)
@@ -193,8 +193,8 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 	int rc = read_count(ws, src, len, &count, &at);
 	if (rc)
 		return rc;
-	struct seq_output o = { dst + *pos,	     dst + limit, dst + frame_start, lit->ptr,
-				lit->ptr + lit->len, lit->readable_end, ws->window };
+	struct seq_output o = {dst + *pos,	    dst + limit,       dst + frame_start, lit->ptr,
+			       lit->ptr + lit->len, lit->readable_end, ws->window};
 	if (count > 0) {
 		if (len - at < 1)
 			return zstd_refuse(ws, "zstd: truncated sequences header", KS_EFORMAT);

@@ -36,7 +36,7 @@ static inline int zstd_deliberately_refused(const char *why)
  * 0xFD2FB51E to 0xFD2FB527); lib/ decodes RFC 8878 frames only.
  */
 #define ZSTD_LEGACY_MAGIC_FIRST 0x1E
-#define ZSTD_LEGACY_MAGIC_LAST 0x27
+#define ZSTD_LEGACY_MAGIC_LAST	0x27
 static inline int zstd_legacy_refused(const char *why, const uint8_t *data, size_t size)
 {
 	if (!why || strcmp(why, "zstd: not a Zstandard frame") != 0)

@@ -22,7 +22,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The most output one input may produce; past it both decoders must refuse. */
-#define OUT_MAX (256u << 10)
+#define OUT_MAX	       (256u << 10)
 #define BLOCK_CAPACITY (64u << 10)
 
 static int ours(uint8_t *dst, size_t capacity, const uint8_t *src, size_t len, size_t *out,
@@ -58,7 +58,8 @@ static int as_block(const uint8_t *data, size_t size, size_t capacity)
 {
 	uint8_t *lib = malloc(capacity ? capacity : 1);
 	uint8_t *mine = malloc(capacity ? capacity : 1);
-	int lib_len = LZ4_decompress_safe((const char *)data, (char *)lib, (int)size, (int)capacity);
+	int lib_len =
+		LZ4_decompress_safe((const char *)data, (char *)lib, (int)size, (int)capacity);
 	size_t out;
 	const char *why = NULL;
 	int rc = lz4_block_decompress(mine, 0, capacity, data, size, &out, &why);

@@ -20,7 +20,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The most output one input may produce; past it both decoders must refuse. */
-#define OUT_MAX (256u << 10)
+#define OUT_MAX		    (256u << 10)
 #define WINDOW_LOG_SMALLEST 10 /* RFC 8878: Window_Size is at least 1 KiB */
 
 static _Alignas(ZSTD_WORKSPACE_ALIGN) uint8_t workspace[ZSTD_WORKSPACE_SIZE];

@@ -20,7 +20,7 @@ struct progress_check {
 	size_t capacity;
 	size_t last; /* the highest watermark so far */
 	size_t calls;
-	int broken;  /* a watermark went back or past the buffer */
+	int broken; /* a watermark went back or past the buffer */
 };
 
 static int progress_check_final(void *ctx, size_t final)
@@ -40,8 +40,8 @@ static int progress_check_final(void *ctx, size_t final)
 static inline struct decode_progress progress_check_hook(struct progress_check *p, uint8_t *dst,
 							 size_t capacity)
 {
-	*p = (struct progress_check){ dst, capacity, 0, 0, 0 };
-	return (struct decode_progress){ progress_check_final, p };
+	*p = (struct progress_check){dst, capacity, 0, 0, 0};
+	return (struct decode_progress){progress_check_final, p};
 }
 
 /* Undo the flips; whether the contract held (after success: the last watermark is the end). */

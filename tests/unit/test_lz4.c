@@ -23,14 +23,10 @@
 #include "tests/fuzz/deliberate.h"
 #include "tests/fuzz/lz4_reference.h"
 #include "tests/fuzz/progress_check.h"
+#include "tests/unit/support/test_inputs.h"
 
-#define CORPUS_CONTENT 3000
+#define CORPUS_CONTENT	3000
 #define CORRUPT_OUT_MAX (64u << 10) /* far more than the corpus frames hold */
-
-struct buf {
-	uint8_t *p;
-	size_t len;
-};
 
 struct knobs {
 	int level;
@@ -51,14 +47,14 @@ static struct buf compress_with(const uint8_t *data, size_t len, struct knobs k)
 	prefs.frameInfo.blockSizeID = k.block_size;
 	prefs.frameInfo.contentSize = k.content_size ? len : 0;
 	size_t bound = LZ4F_compressFrameBound(len, &prefs);
-	struct buf out = { malloc(bound), 0 };
+	struct buf out = {malloc(bound), 0};
 	out.len = LZ4F_compressFrame(out.p, bound, data, len, &prefs);
 	assert_false(LZ4F_isError(out.len));
 	return out;
 }
 
-static int ours(const uint8_t *frame, size_t len, size_t capacity, uint8_t **out,
-		size_t *out_len, const char **why, size_t *calls)
+static int ours(const uint8_t *frame, size_t len, size_t capacity, uint8_t **out, size_t *out_len,
+		const char **why, size_t *calls)
 {
 	*out = malloc(capacity ? capacity : 1);
 	struct progress_check check;
@@ -87,14 +83,6 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 
 #define DECODE_CHECK_I386 "build/host32/decode-check-i386"
 
-static void write_file(const char *path, const uint8_t *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
 /*
  * The same frames decoded by the i386 build of the decoders (tests/unit/i386/): 'frames'
  * frames of 'data' made with the knobs given, all checked by one run of the checker.
@@ -105,12 +93,12 @@ static void assert_i386_decodes(const uint8_t *data, size_t len, const struct kn
 	char dir[] = "/tmp/kslide-decoders.XXXXXX", cmd[4096], path[256];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/original", dir);
-	write_file(path, data, len);
+	assert_int_equal(test_write_file(path, data, len), 0);
 	int n = snprintf(cmd, sizeof(cmd), "%s %s", DECODE_CHECK_I386, path);
 	for (size_t i = 0; i < frames; i++) {
 		struct buf frame = compress_with(data, len, k[i]);
 		snprintf(path, sizeof(path), "%s/frame%zu.%s", dir, i, "lz4");
-		write_file(path, frame.p, frame.len);
+		assert_int_equal(test_write_file(path, frame.p, frame.len), 0);
 		n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " %s", path);
 		free(frame.p);
 	}
@@ -119,75 +107,35 @@ static void assert_i386_decodes(const uint8_t *data, size_t len, const struct kn
 	assert_int_equal(system(cmd), 0);
 }
 
-static struct buf read_file(const char *path)
-{
-	struct buf b = { NULL, 0 };
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return b;
-	fseek(f, 0, SEEK_END);
-	b.len = (size_t)ftell(f);
-	rewind(f);
-	b.p = malloc(b.len + 1);
-	if (fread(b.p, 1, b.len, f) != b.len)
-		b.len = 0;
-	fclose(f);
-	return b;
-}
-
-static struct buf text_like(size_t len, uint64_t seed)
-{
-	static const char *const words[] = { "kslide ", "kernel ", "slot ", "reloc ", "stub ",
-					     "\x90\x90", "\xe8\x10\x00", "entropy\n" };
-	struct buf b = { malloc(len), len };
-	for (size_t at = 0; at < len;) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		const char *w = words[(seed >> 33) % (sizeof(words) / sizeof(words[0]))];
-		for (size_t i = 0; w[i] && at < len; i++)
-			b.p[at++] = (uint8_t)w[i];
-	}
-	return b;
-}
-
-static struct buf random_bytes(size_t len, uint64_t seed)
-{
-	struct buf b = { malloc(len ? len : 1), len };
-	for (size_t i = 0; i < len; i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		b.p[i] = (uint8_t)(seed >> 56);
-	}
-	return b;
-}
-
 static void test_every_mode_of_a_reference_kernel_round_trips(void **state)
 {
 	(void)state;
-	struct buf kernel = read_file("build/i386/kernel.elf");
+	struct buf kernel = test_read_file("build/i386/kernel.elf");
 	if (!kernel.len)
 		skip(); /* `make all` builds it; `make check` always has it */
 	for (int level = 0; level <= LZ4HC_CLEVEL_MAX; level += 3)
 		for (int independent = 0; independent <= 1; independent++)
 			for (int size = LZ4F_max64KB; size <= LZ4F_max4MB; size++)
 				assert_round_trip(kernel.p, kernel.len,
-						  (struct knobs){ level, independent, size & 1,
-								  (LZ4F_blockSizeID_t)size,
-								  independent });
+						  (struct knobs){level, independent, size & 1,
+								 (LZ4F_blockSizeID_t)size,
+								 independent});
 	free(kernel.p);
 }
 
 static void test_big_binaries_round_trip(void **state)
 {
 	(void)state;
-	static const char *const paths[] = { "build/x86_64/kernel.elf",
-					     "/usr/lib/x86_64-linux-gnu/libc.so.6" };
+	static const char *const paths[] = {"build/x86_64/kernel.elf",
+					    "/usr/lib/x86_64-linux-gnu/libc.so.6"};
 	int found = 0;
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct buf b = read_file(paths[i]);
+		struct buf b = test_read_file(paths[i]);
 		if (!b.len)
 			continue;
 		found++;
-		assert_round_trip(b.p, b.len, (struct knobs){ 0, 0, 1, LZ4F_max64KB, 1 });
-		assert_round_trip(b.p, b.len, (struct knobs){ 9, 1, 0, LZ4F_max4MB, 0 });
+		assert_round_trip(b.p, b.len, (struct knobs){0, 0, 1, LZ4F_max64KB, 1});
+		assert_round_trip(b.p, b.len, (struct knobs){9, 1, 0, LZ4F_max4MB, 0});
 		free(b.p);
 	}
 	if (!found)
@@ -197,11 +145,11 @@ static void test_big_binaries_round_trip(void **state)
 static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 {
 	(void)state;
-	struct buf random = random_bytes(300000, 7), zeros = { calloc(1, 400000), 400000 };
-	struct buf text = text_like(700000, 8);
+	struct buf random = test_random_bytes(300000, 7), zeros = {calloc(1, 400000), 400000};
+	struct buf text = test_text_like(700000, 8);
 	for (int checksums = 0; checksums <= 1; checksums++) {
 		for (int level = 0; level <= LZ4HC_CLEVEL_MAX; level += 12) {
-			struct knobs k = { level, checksums, checksums, LZ4F_max64KB, checksums };
+			struct knobs k = {level, checksums, checksums, LZ4F_max64KB, checksums};
 			assert_round_trip((const uint8_t *)"", 0, k);
 			assert_round_trip((const uint8_t *)"x", 1, k);
 			assert_round_trip(random.p, random.len, k); /* uncompressed blocks */
@@ -218,10 +166,10 @@ static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 static void test_progress_trails_by_the_window_of_linked_blocks(void **state)
 {
 	(void)state;
-	struct buf text = text_like(1u << 20, 9);
+	struct buf text = test_text_like(1u << 20, 9);
 	for (int independent = 0; independent <= 1; independent++) {
-		struct buf frame = compress_with(text.p, text.len,
-						 (struct knobs){ 9, independent, 1, LZ4F_max64KB, 0 });
+		struct buf frame = compress_with(
+			text.p, text.len, (struct knobs){9, independent, 1, LZ4F_max64KB, 0});
 		uint8_t *out;
 		size_t out_len, calls;
 		assert_int_equal(ours(frame.p, frame.len, text.len, &out, &out_len, NULL, &calls),
@@ -237,8 +185,9 @@ static void test_progress_trails_by_the_window_of_linked_blocks(void **state)
 static void test_too_small_a_buffer_is_refused(void **state)
 {
 	(void)state;
-	struct buf text = text_like(200000, 10);
-	struct buf frame = compress_with(text.p, text.len, (struct knobs){ 1, 0, 0, LZ4F_max64KB, 0 });
+	struct buf text = test_text_like(200000, 10);
+	struct buf frame =
+		compress_with(text.p, text.len, (struct knobs){1, 0, 0, LZ4F_max64KB, 0});
 	uint8_t *out;
 	size_t out_len;
 	assert_int_equal(ours(frame.p, frame.len, text.len - 1, &out, &out_len, NULL, NULL),
@@ -270,11 +219,11 @@ static void assert_same_verdict(const uint8_t *frame, size_t len)
 static void test_corrupted_frames_refused_like_the_library(void **state)
 {
 	(void)state;
-	struct buf text = text_like(CORPUS_CONTENT, 11);
-	const struct knobs kinds[] = { { 0, 0, 0, LZ4F_max64KB, 1 },
-				       { 9, 0, 1, LZ4F_max64KB, 0 },
-				       { 12, 1, 1, LZ4F_max256KB, 1 },
-				       { 1, 1, 0, LZ4F_max4MB, 0 } };
+	struct buf text = test_text_like(CORPUS_CONTENT, 11);
+	const struct knobs kinds[] = {{0, 0, 0, LZ4F_max64KB, 1},
+				      {9, 0, 1, LZ4F_max64KB, 0},
+				      {12, 1, 1, LZ4F_max256KB, 1},
+				      {1, 1, 0, LZ4F_max4MB, 0}};
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct buf frame = compress_with(text.p, text.len, kinds[k]);
 		uint8_t *copy = malloc(frame.len);
@@ -299,24 +248,23 @@ static void test_an_empty_uncompressed_block_is_no_end_mark(void **state)
 	(void)state;
 	/* FLG 0x6C: independent blocks, content size 1, content checksum; then 0x80000001 'A',
 	 * then 0x80000000 and the checksum, which must not be read as an EndMark. */
-	static const uint8_t frame[] = { 0x04, 0x22, 0x4D, 0x18, 0x6C, 0x40, 0x01, 0x00,
-					 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x49, 0x01,
-					 0x00, 0x00, 0x80, 0x41, 0x00, 0x00, 0x00, 0x80,
-					 0x4D, 0x9A, 0x65, 0x10 };
+	static const uint8_t frame[] = {0x04, 0x22, 0x4D, 0x18, 0x6C, 0x40, 0x01, 0x00, 0x00, 0x00,
+					0x00, 0x00, 0x00, 0x00, 0x49, 0x01, 0x00, 0x00, 0x80, 0x41,
+					0x00, 0x00, 0x00, 0x80, 0x4D, 0x9A, 0x65, 0x10};
 	uint8_t out[1];
 	size_t out_len;
-	assert_int_not_equal(lz4_decompress(out, sizeof(out), frame, sizeof(frame), &out_len,
-					    NULL, NULL),
-			     KS_OK);
+	assert_int_not_equal(
+		lz4_decompress(out, sizeof(out), frame, sizeof(frame), &out_len, NULL, NULL),
+		KS_OK);
 	assert_same_verdict(frame, sizeof(frame));
 	/* The same with a real EndMark inserted before the checksum: both accept it. */
 	uint8_t fixed[sizeof(frame) + 4];
 	memcpy(fixed, frame, 24);
 	memset(fixed + 24, 0, 4);
 	memcpy(fixed + 28, frame + 24, 4);
-	assert_int_equal(lz4_decompress(out, sizeof(out), fixed, sizeof(fixed), &out_len, NULL,
-					NULL),
-			 KS_OK);
+	assert_int_equal(
+		lz4_decompress(out, sizeof(out), fixed, sizeof(fixed), &out_len, NULL, NULL),
+		KS_OK);
 	assert_int_equal(out[0], 'A');
 	assert_same_verdict(fixed, sizeof(fixed));
 }
@@ -325,7 +273,7 @@ static void test_an_empty_uncompressed_block_is_no_end_mark(void **state)
 static void test_blocks_agree_with_the_library(void **state)
 {
 	(void)state;
-	struct buf text = text_like(60000, 12);
+	struct buf text = test_text_like(60000, 12);
 	int bound = LZ4_compressBound((int)text.len);
 	char *block = malloc((size_t)bound);
 	for (int level = 0; level <= LZ4HC_CLEVEL_MAX; level += 4) {
@@ -356,14 +304,14 @@ static void test_blocks_agree_with_the_library(void **state)
 static void test_the_i386_build_decodes_the_same_frames(void **state)
 {
 	(void)state;
-	struct buf kernel = read_file("build/i386/kernel.elf");
+	struct buf kernel = test_read_file("build/i386/kernel.elf");
 	FILE *checker = fopen(DECODE_CHECK_I386, "rb");
 	if (!kernel.len || !checker)
 		skip(); /* `make check` builds both */
 	fclose(checker);
-	const struct knobs kinds[] = { { 12, 0, 1, LZ4F_max64KB, 1 },
-				       { 0, 1, 1, LZ4F_max256KB, 0 },
-				       { 9, 0, 0, LZ4F_max4MB, 0 } };
+	const struct knobs kinds[] = {{12, 0, 1, LZ4F_max64KB, 1},
+				      {0, 1, 1, LZ4F_max256KB, 0},
+				      {9, 0, 0, LZ4F_max4MB, 0}};
 	assert_i386_decodes(kernel.p, kernel.len, kinds, 3);
 	free(kernel.p);
 }

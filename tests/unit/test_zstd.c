@@ -19,18 +19,14 @@
 #include "lib/zstd.h"
 #include "tests/fuzz/deliberate.h"
 #include "tests/fuzz/progress_check.h"
+#include "tests/unit/support/test_inputs.h"
 
 #define MAX_LEVEL_ULTRA 22
-#define NO_WINDOW_LOG 0
-#define CORPUS_CONTENT 4096
+#define NO_WINDOW_LOG	0
+#define CORPUS_CONTENT	4096
 #define CORRUPT_OUT_MAX (64u << 10) /* far more than the corpus frames hold */
 
 static _Alignas(ZSTD_WORKSPACE_ALIGN) uint8_t workspace[ZSTD_WORKSPACE_SIZE];
-
-struct buf {
-	uint8_t *p;
-	size_t len;
-};
 
 struct knobs {
 	int level;
@@ -50,14 +46,14 @@ static struct buf compress_with(const uint8_t *data, size_t len, struct knobs k)
 	if (k.window_log != NO_WINDOW_LOG)
 		ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, k.window_log);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, k.long_distance);
-	struct buf out = { malloc(ZSTD_compressBound(len)), 0 };
+	struct buf out = {malloc(ZSTD_compressBound(len)), 0};
 	if (k.content_size) {
 		out.len = ZSTD_compress2(cctx, out.p, ZSTD_compressBound(len), data, len);
 		assert_false(ZSTD_isError(out.len));
 	} else {
 		/* Streamed with the size unknown, so the library keeps the window it was given. */
-		ZSTD_outBuffer o = { out.p, ZSTD_compressBound(len), 0 };
-		ZSTD_inBuffer in = { data, len, 0 };
+		ZSTD_outBuffer o = {out.p, ZSTD_compressBound(len), 0};
+		ZSTD_inBuffer in = {data, len, 0};
 		assert_false(ZSTD_isError(ZSTD_compressStream2(cctx, &o, &in, ZSTD_e_continue)));
 		size_t left;
 		do {
@@ -77,8 +73,8 @@ static int ours(const struct buf *frame, size_t capacity, uint8_t **out, size_t 
 	*out = malloc(capacity ? capacity : 1);
 	struct progress_check check;
 	struct decode_progress hook = progress_check_hook(&check, *out, capacity);
-	int rc = zstd_decompress(workspace, sizeof(workspace), *out, capacity, frame->p,
-				 frame->len, out_len, &hook, why);
+	int rc = zstd_decompress(workspace, sizeof(workspace), *out, capacity, frame->p, frame->len,
+				 out_len, &hook, why);
 	assert_true(progress_restore(&check, rc, *out_len));
 	if (calls)
 		*calls = check.calls;
@@ -103,14 +99,6 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 
 #define DECODE_CHECK_I386 "build/host32/decode-check-i386"
 
-static void write_file(const char *path, const uint8_t *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
 /*
  * The same frames decoded by the i386 build of the decoders (tests/unit/i386/): 'frames'
  * frames of 'data' made with the knobs given, all checked by one run of the checker.
@@ -121,12 +109,12 @@ static void assert_i386_decodes(const uint8_t *data, size_t len, const struct kn
 	char dir[] = "/tmp/kslide-decoders.XXXXXX", cmd[4096], path[256];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/original", dir);
-	write_file(path, data, len);
+	assert_int_equal(test_write_file(path, data, len), 0);
 	int n = snprintf(cmd, sizeof(cmd), "%s %s", DECODE_CHECK_I386, path);
 	for (size_t i = 0; i < frames; i++) {
 		struct buf frame = compress_with(data, len, k[i]);
 		snprintf(path, sizeof(path), "%s/frame%zu.%s", dir, i, "zst");
-		write_file(path, frame.p, frame.len);
+		assert_int_equal(test_write_file(path, frame.p, frame.len), 0);
 		n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " %s", path);
 		free(frame.p);
 	}
@@ -135,74 +123,31 @@ static void assert_i386_decodes(const uint8_t *data, size_t len, const struct kn
 	assert_int_equal(system(cmd), 0);
 }
 
-static struct buf read_file(const char *path)
-{
-	struct buf b = { NULL, 0 };
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return b;
-	fseek(f, 0, SEEK_END);
-	b.len = (size_t)ftell(f);
-	rewind(f);
-	b.p = malloc(b.len + 1);
-	if (fread(b.p, 1, b.len, f) != b.len)
-		b.len = 0;
-	fclose(f);
-	return b;
-}
-
-/* Words from a small vocabulary: Huffman-worthy literals and matches at every distance. */
-static struct buf text_like(size_t len, uint64_t seed)
-{
-	static const char *const words[] = { "kslide ", "kernel ", "slot ", "reloc ", "stub ",
-					     "\x00\x00\x00\x00", "\x90\x90", "\xe8\x10\x00",
-					     "entropy\n" };
-	struct buf b = { malloc(len), len };
-	for (size_t at = 0; at < len;) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		const char *w = words[(seed >> 33) % (sizeof(words) / sizeof(words[0]))];
-		size_t n = strlen(w) ? strlen(w) : 4;
-		for (size_t i = 0; i < n && at < len; i++)
-			b.p[at++] = (uint8_t)w[i];
-	}
-	return b;
-}
-
-static struct buf random_bytes(size_t len, uint64_t seed)
-{
-	struct buf b = { malloc(len ? len : 1), len };
-	for (size_t i = 0; i < len; i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		b.p[i] = (uint8_t)(seed >> 56);
-	}
-	return b;
-}
-
 static void test_every_level_of_a_reference_kernel_round_trips(void **state)
 {
 	(void)state;
-	struct buf kernel = read_file("build/i386/kernel.elf");
+	struct buf kernel = test_read_file("build/i386/kernel.elf");
 	if (!kernel.len)
 		skip(); /* `make all` builds it; `make check` always has it */
 	for (int level = 1; level <= MAX_LEVEL_ULTRA; level++)
-		assert_round_trip(kernel.p, kernel.len, (struct knobs){ level, level & 1, 1, 0, 0 });
+		assert_round_trip(kernel.p, kernel.len, (struct knobs){level, level & 1, 1, 0, 0});
 	free(kernel.p);
 }
 
 static void test_big_binaries_round_trip(void **state)
 {
 	(void)state;
-	static const char *const paths[] = { "build/x86_64/kernel.elf",
-					     "/usr/lib/x86_64-linux-gnu/libc.so.6" };
+	static const char *const paths[] = {"build/x86_64/kernel.elf",
+					    "/usr/lib/x86_64-linux-gnu/libc.so.6"};
 	int found = 0;
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct buf b = read_file(paths[i]);
+		struct buf b = test_read_file(paths[i]);
 		if (!b.len)
 			continue;
 		found++;
-		assert_round_trip(b.p, b.len, (struct knobs){ 3, 1, 1, 0, 0 });
+		assert_round_trip(b.p, b.len, (struct knobs){3, 1, 1, 0, 0});
 		/* A window far smaller than the input: matches reach its edge in every block. */
-		assert_round_trip(b.p, b.len, (struct knobs){ 9, 0, 0, 12, 0 });
+		assert_round_trip(b.p, b.len, (struct knobs){9, 0, 0, 12, 0});
 		free(b.p);
 	}
 	if (!found)
@@ -212,16 +157,16 @@ static void test_big_binaries_round_trip(void **state)
 static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 {
 	(void)state;
-	struct buf random = random_bytes(300000, 7), zeros = { calloc(1, 400000), 400000 };
-	struct buf text = text_like(700000, 8);
+	struct buf random = test_random_bytes(300000, 7), zeros = {calloc(1, 400000), 400000};
+	struct buf text = test_text_like(700000, 8);
 	for (int checksum = 0; checksum <= 1; checksum++) {
 		for (int level = 1; level <= 19; level += 9) {
-			struct knobs k = { level, checksum, checksum, 0, 0 };
+			struct knobs k = {level, checksum, checksum, 0, 0};
 			assert_round_trip((const uint8_t *)"", 0, k);
 			assert_round_trip((const uint8_t *)"x", 1, k);
 			assert_round_trip(random.p, random.len, k); /* raw blocks */
 			assert_round_trip(zeros.p, zeros.len, k);   /* RLE blocks */
-			assert_round_trip(text.p, text.len, k);     /* many compressed blocks */
+			assert_round_trip(text.p, text.len, k);	    /* many compressed blocks */
 		}
 	}
 	free(random.p);
@@ -234,12 +179,12 @@ static void test_long_distance_matching_at_the_largest_window(void **state)
 {
 	(void)state;
 	size_t part = 1u << 20, gap = 9u << 20;
-	struct buf head = random_bytes(part, 9), middle = random_bytes(gap, 10);
-	struct buf whole = { malloc(2 * part + gap), 2 * part + gap };
+	struct buf head = test_random_bytes(part, 9), middle = test_random_bytes(gap, 10);
+	struct buf whole = {malloc(2 * part + gap), 2 * part + gap};
 	memcpy(whole.p, head.p, part);
 	memcpy(whole.p + part, middle.p, gap);
 	memcpy(whole.p + part + gap, head.p, part);
-	struct knobs k = { 1, 1, 0, ZSTD_WINDOW_LOG_MAX, 1 };
+	struct knobs k = {1, 1, 0, ZSTD_WINDOW_LOG_MAX, 1};
 	struct buf frame = compress_with(whole.p, whole.len, k);
 	assert_true(frame.len < whole.len - part / 2); /* the far repeat was found */
 	uint8_t *out;
@@ -257,17 +202,17 @@ static void test_long_distance_matching_at_the_largest_window(void **state)
 static void test_a_window_past_the_bound_is_refused(void **state)
 {
 	(void)state;
-	struct buf text = text_like(100000, 11);
+	struct buf text = test_text_like(100000, 11);
 	struct buf frame = compress_with(text.p, text.len,
-					 (struct knobs){ 1, 0, 0, ZSTD_WINDOW_LOG_MAX + 1, 0 });
+					 (struct knobs){1, 0, 0, ZSTD_WINDOW_LOG_MAX + 1, 0});
 	uint8_t *out;
 	size_t out_len;
 	const char *why = NULL;
 	assert_int_equal(ours(&frame, text.len, &out, &out_len, &why, NULL), KS_EFORMAT);
 	assert_string_equal(why, "zstd: window larger than supported");
 	ZSTD_DStream *ds = ZSTD_createDStream();
-	ZSTD_inBuffer in = { frame.p, frame.len, 0 };
-	ZSTD_outBuffer o = { out, text.len, 0 };
+	ZSTD_inBuffer in = {frame.p, frame.len, 0};
+	ZSTD_outBuffer o = {out, text.len, 0};
 	assert_true(ZSTD_isError(ZSTD_decompressStream(ds, &o, &in)));
 	ZSTD_freeDStream(ds);
 	free(out);
@@ -279,8 +224,8 @@ static void test_a_window_past_the_bound_is_refused(void **state)
 static void test_progress_reports_each_block_a_window_behind(void **state)
 {
 	(void)state;
-	struct buf text = text_like(1u << 20, 12);
-	struct knobs k = { 5, 1, 0, 14, 0 };
+	struct buf text = test_text_like(1u << 20, 12);
+	struct knobs k = {5, 1, 0, 14, 0};
 	struct buf frame = compress_with(text.p, text.len, k);
 	uint8_t *out;
 	size_t out_len, calls;
@@ -295,15 +240,15 @@ static void test_progress_reports_each_block_a_window_behind(void **state)
 static void test_too_small_a_buffer_or_workspace_is_refused(void **state)
 {
 	(void)state;
-	struct buf text = text_like(50000, 13);
-	struct buf frame = compress_with(text.p, text.len, (struct knobs){ 3, 0, 0, 0, 0 });
+	struct buf text = test_text_like(50000, 13);
+	struct buf frame = compress_with(text.p, text.len, (struct knobs){3, 0, 0, 0, 0});
 	uint8_t *out;
 	size_t out_len;
 	assert_int_equal(ours(&frame, text.len - 1, &out, &out_len, NULL, NULL), KS_ENOSPC);
 	free(out);
 	out = malloc(text.len);
-	assert_int_equal(zstd_decompress(workspace, ZSTD_WORKSPACE_SIZE / 2, out, text.len,
-					 frame.p, frame.len, &out_len, NULL, NULL),
+	assert_int_equal(zstd_decompress(workspace, ZSTD_WORKSPACE_SIZE / 2, out, text.len, frame.p,
+					 frame.len, &out_len, NULL, NULL),
 			 KS_EINVAL);
 	assert_int_equal(zstd_decompress(workspace + 1, ZSTD_WORKSPACE_SIZE - 1, out, text.len,
 					 frame.p, frame.len, &out_len, NULL, NULL),
@@ -319,7 +264,7 @@ static void assert_same_verdict(const uint8_t *frame, size_t len)
 	static uint8_t lib[CORRUPT_OUT_MAX];
 	size_t lib_len = ZSTD_decompress(lib, sizeof(lib), frame, len);
 	int lib_ok = !ZSTD_isError(lib_len);
-	struct buf b = { (uint8_t *)frame, len };
+	struct buf b = {(uint8_t *)frame, len};
 	uint8_t *out;
 	size_t out_len;
 	const char *why = NULL;
@@ -337,9 +282,9 @@ static void assert_same_verdict(const uint8_t *frame, size_t len)
 static void test_corrupted_frames_refused_like_the_library(void **state)
 {
 	(void)state;
-	struct buf text = text_like(CORPUS_CONTENT, 14), random = random_bytes(300, 15);
-	const struct knobs kinds[] = { { 1, 0, 1, 0, 0 },  { 3, 1, 1, 0, 0 },
-				       { 19, 0, 0, 0, 0 }, { 19, 1, 1, 10, 0 } };
+	struct buf text = test_text_like(CORPUS_CONTENT, 14), random = test_random_bytes(300, 15);
+	const struct knobs kinds[] = {
+		{1, 0, 1, 0, 0}, {3, 1, 1, 0, 0}, {19, 0, 0, 0, 0}, {19, 1, 1, 10, 0}};
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct buf frame = compress_with(text.p, text.len, kinds[k]);
 		uint8_t *copy = malloc(frame.len);
@@ -354,7 +299,7 @@ static void test_corrupted_frames_refused_like_the_library(void **state)
 		free(copy);
 		free(frame.p);
 	}
-	struct buf raw = compress_with(random.p, random.len, (struct knobs){ 1, 1, 1, 0, 0 });
+	struct buf raw = compress_with(random.p, random.len, (struct knobs){1, 1, 1, 0, 0});
 	for (size_t at = 0; at < raw.len; at++)
 		assert_same_verdict(raw.p, at);
 	free(raw.p);
@@ -367,7 +312,7 @@ static void test_header_rules(void **state)
 {
 	(void)state;
 	/* magic, FHD = single segment with a 1-byte size 1, last raw block of 1 byte 'k' */
-	uint8_t good[] = { 0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x01, 0x09, 0x00, 0x00, 'k' };
+	uint8_t good[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x01, 0x09, 0x00, 0x00, 'k'};
 	uint8_t out[1];
 	size_t out_len;
 	const char *why = NULL;
@@ -389,8 +334,8 @@ static void test_header_rules(void **state)
 			 KS_EFORMAT);
 	assert_same_verdict(bad, sizeof(bad));
 	/* A skippable frame around the frame changes nothing. */
-	uint8_t skip_then_good[8 + 3 + sizeof(good)] = { 0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0,
-							 1,    2,    3 };
+	uint8_t skip_then_good[8 + 3 + sizeof(good)] = {0x5A, 0x2A, 0x4D, 0x18, 3, 0,
+							0,    0,    1,	  2,	3};
 	memcpy(skip_then_good + 11, good, sizeof(good));
 	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, 1, skip_then_good,
 					 sizeof(skip_then_good), &out_len, NULL, &why),
@@ -402,8 +347,8 @@ static void test_header_rules(void **state)
 	 * last one implied): complete, but with no weight 1, which 4.2.1.1 calls corrupted.
 	 * FHD 0 and Window_Descriptor 0: a 1 KiB window and no content size.
 	 */
-	uint8_t no_weight_one[] = { 0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x3D, 0x00, 0x00,
-				    0x12, 0xC0, 0x00, 0x81, 0x20, 0x02, 0x00 };
+	uint8_t no_weight_one[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x3D, 0x00,
+				   0x00, 0x12, 0xC0, 0x00, 0x81, 0x20, 0x02, 0x00};
 	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, 1, no_weight_one,
 					 sizeof(no_weight_one), &out_len, NULL, &why),
 			 KS_EFORMAT);
@@ -415,24 +360,27 @@ static void test_header_rules(void **state)
 static void test_the_i386_build_decodes_the_same_frames(void **state)
 {
 	(void)state;
-	struct buf kernel = read_file("build/i386/kernel.elf");
+	struct buf kernel = test_read_file("build/i386/kernel.elf");
 	FILE *checker = fopen(DECODE_CHECK_I386, "rb");
 	if (!kernel.len || !checker)
 		skip(); /* `make check` builds both */
 	fclose(checker);
-	const struct knobs kernel_kinds[] = { { 1, 1, 1, 0, 0 },  { 3, 0, 0, 0, 0 },
-					      { 19, 1, 1, 0, 0 }, { MAX_LEVEL_ULTRA, 1, 0, 0, 0 },
-					      { 9, 1, 0, 11, 0 } };
+	const struct knobs kernel_kinds[] = {{1, 1, 1, 0, 0},
+					     {3, 0, 0, 0, 0},
+					     {19, 1, 1, 0, 0},
+					     {MAX_LEVEL_ULTRA, 1, 0, 0, 0},
+					     {9, 1, 0, 11, 0}};
 	assert_i386_decodes(kernel.p, kernel.len, kernel_kinds, 5);
-	struct buf text = text_like(700000, 16);
-	const struct knobs text_kinds[] = { { 19, 1, 0, 12, 0 }, { 1, 0, 1, 0, 0 } };
+	struct buf text = test_text_like(700000, 16);
+	const struct knobs text_kinds[] = {{19, 1, 0, 12, 0}, {1, 0, 1, 0, 0}};
 	assert_i386_decodes(text.p, text.len, text_kinds, 2);
 	/* A long match far back: more extra bits in one sequence than a refill gives on i386. */
 	size_t part = 1u << 20, gap = 9u << 20;
-	struct buf head = random_bytes(part, 17), whole = random_bytes(2 * part + gap, 18);
+	struct buf head = test_random_bytes(part, 17),
+		   whole = test_random_bytes(2 * part + gap, 18);
 	memcpy(whole.p, head.p, part);
 	memcpy(whole.p + part + gap, head.p, part);
-	const struct knobs far_kind = { 1, 1, 0, ZSTD_WINDOW_LOG_MAX, 1 };
+	const struct knobs far_kind = {1, 1, 0, ZSTD_WINDOW_LOG_MAX, 1};
 	assert_i386_decodes(whole.p, whole.len, &far_kind, 1);
 	free(head.p);
 	free(whole.p);

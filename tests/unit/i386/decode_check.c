@@ -48,8 +48,8 @@ int main(int argc, char **argv)
 		const char *why = "unreadable";
 		int rc = -1;
 		if (frame && strstr(argv[i], ".zst"))
-			rc = zstd_decompress(workspace, sizeof(workspace), out, len, frame, frame_len,
-					     &out_len, NULL, &why);
+			rc = zstd_decompress(workspace, sizeof(workspace), out, len, frame,
+					     frame_len, &out_len, NULL, &why);
 		else if (frame)
 			rc = lz4_decompress(out, len, frame, frame_len, &out_len, NULL, &why);
 		if (rc || out_len != len || memcmp(out, original, len)) {

@@ -18,6 +18,9 @@
 #define LZ4_MATCH_LIMIT	      12 /* the last match starts at least 12 bytes before the end */
 #define LZ4_RUN_MASK	      15 /* a 4-bit length field of 15 continues in extra bytes */
 #define LZ4_LAST_SEQUENCE_MIN 8	 /* offset (2) + token (1) + last literals (5) after a run */
+/* Input and output room past which a sequence with both lengths in its token (at most 14
+ * literals, 18 match bytes) meets every end rule, with the copies' overrun: 2 chunks + 32. */
+#define SHORT_SEQUENCE_ROOM 64
 
 /* lz4_Frame_format.md: FLG and BD bytes, block size word, skippable frames. */
 #define LZ4_SKIPPABLE_MAGIC   0x184D2A50u
@@ -61,6 +64,30 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 			return refuse(why, "LZ4 block: truncated sequence", KS_EFORMAT);
 		unsigned token = *ip++;
 		size_t literals = token >> 4;
+		/*
+		 * The common sequence: both lengths in the token, far from both ends, so every end
+		 * rule holds and one chunk of literals and at most two of match suffice.
+		 */
+		if (literals < LZ4_RUN_MASK && (token & LZ4_RUN_MASK) < LZ4_RUN_MASK &&
+		    (size_t)(iend - ip) >= SHORT_SEQUENCE_ROOM &&
+		    (size_t)(wend - op) >= SHORT_SEQUENCE_ROOM) {
+			size_t offset = load_le16(ip + literals);
+			if (offset - 1 < (size_t)(op + literals - base)) {
+				size_t length = (token & LZ4_RUN_MASK) + LZ4_MIN_MATCH;
+				copy_chunk(op, ip);
+				op += literals;
+				ip += literals + 2;
+				if (offset >= LZ_COPY_CHUNK) {
+					copy_chunk(op, op - offset);
+					copy_chunk(op + LZ_COPY_CHUNK, op + LZ_COPY_CHUNK - offset);
+				} else {
+					wild_match(op, offset, length);
+				}
+				op += length;
+				continue;
+			}
+			/* A bad offset: the careful path below says which. */
+		}
 		if (literals == LZ4_RUN_MASK) {
 			if ((size_t)(iend - ip) <= LZ4_RUN_MASK)
 				return refuse(

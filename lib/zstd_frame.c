@@ -106,7 +106,8 @@ static int decode_block(struct zstd_workspace *ws, struct zstd_run *r, const str
 	size_t room = r->capacity - r->pos;
 	if (type == BLOCK_RAW || type == BLOCK_RLE) {
 		if (size > f->block_max)
-			return zstd_refuse(ws, "zstd: block larger than its maximum", KS_EFORMAT);
+			return zstd_refuse(ws, "zstd: raw or RLE block larger than its maximum",
+					   KS_EFORMAT);
 		if (size > room)
 			return zstd_refuse(ws, "zstd: output buffer too small", KS_ENOSPC);
 		if (type == BLOCK_RAW)

@@ -12,7 +12,8 @@
 /*
  * libzstd's one-shot decoder, with the whole output in one buffer, takes windows past its own
  * streaming limit (ours is ZSTD_WINDOW_MAX) and checks offsets only against the frame's start
- * (the watermark contract needs them within the window). It also lets sequences bitstreams
+ * (the watermark contract needs them within the window), and takes raw and RLE blocks larger
+ * than Block_Maximum_Size (RFC 8878 3.1.1.2). It also lets sequences bitstreams
  * end with bits unread or overread, and ignores the sequence modes' reserved bits, where
  * RFC 8878 calls both corruption.
  */
@@ -21,6 +22,7 @@ static inline int zstd_deliberately_refused(const char *why)
 	static const char *const reasons[] = {
 		"zstd: window larger than supported",
 		"zstd: match offset beyond the window",
+		"zstd: raw or RLE block larger than its maximum",
 		"zstd: sequences read past their bitstream",
 		"zstd: sequences bitstream not consumed exactly",
 		"zstd: reserved sequence mode bits",

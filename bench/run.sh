@@ -1,7 +1,7 @@
 #!/bin/sh
-# `make bench`: the four figures of docs/results.md ("Benchmarks"), each printed by its tool:
-# relocation speed against memcpy, slot search growth, the stub's instructions at boot, and
-# what packing adds to a kernel. Fails if any measurement fails.
+# `make bench`: the figures of docs/results.md ("Benchmarks"), each printed by its tool:
+# relocation speed against memcpy, slot search growth, the stub's instructions at boot, what
+# packing adds to a kernel, and the decoders against the libraries. Fails if any fails.
 # usage: run.sh BUILD_DIR
 set -u
 B=$1
@@ -36,6 +36,14 @@ echo "== 4. image size: the packed image against the kernel's loadable bytes"
 run "$here/image-size.sh" "$B/bin/kslide-pack" "$B/i386/kernel.elf" \
 	"$B/bench/i386/kernel-8m.elf" "$B/bench/i386/kernel-32m.elf" "$B/x86_64/kernel.elf" \
 	"$B/x86_64/kernel-pie.elf" "$B/bench/x86_64/kernel-8m.elf" "$B/bench/x86_64/kernel-32m.elf"
+
+echo "== 5. decoders: lib/ zstd and LZ4 against ZSTD_decompress and LZ4F_decompress (MB/s, best of 10)"
+# Large real binaries a kernel's size (qemu-system-x86_64 is a package bootstrap.sh installs).
+large=""
+for f in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/qemu-system-x86_64; do
+	[ -f "$f" ] && large="$large $f"
+done
+run "$B/bench/decode-bench" -n 10 "$B/i386/kernel.elf" "$B/x86_64/kernel.elf" $large
 
 [ "$failed" -eq 0 ] && echo "bench: done" && exit 0
 echo "bench: some measurements failed" >&2

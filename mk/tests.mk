@@ -146,7 +146,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots
+FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
@@ -156,6 +156,11 @@ FUZZ_SRCS_image := lib/image.c lib/crc32.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
+# The decoders against the real libraries (docs/compression.md).
+FUZZ_SRCS_zstd := $(wildcard lib/zstd_*.c) lib/xxhash.c
+FUZZ_LIBS_zstd := -lzstd
+FUZZ_SRCS_lz4 := lib/lz4.c lib/xxhash.c
+FUZZ_LIBS_lz4 := -llz4
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) $(wildcard tools/pack/*.c) \
 	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h)
 

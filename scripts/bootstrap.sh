@@ -44,6 +44,17 @@ need rng-tools5 has rngtest
 need ent has ent
 need clang has clang
 need libclang-rt-14-dev fuzz_links
+# The decoders' oracles (tests/unit/test_zstd.c, test_lz4.c, tests/fuzz/, bench/decode_bench.c)
+# and the tools that make the fuzz seeds (tests/fuzz/make_seeds.py).
+need libzstd-dev header '#include <zstd.h>'
+need libzstd-dev links -lzstd
+need liblz4-dev header '#include <lz4frame.h>'
+need liblz4-dev links -llz4
+need libxxhash-dev header '#include <xxhash.h>'
+need zstd has zstd
+need lz4 has lz4
+# Hosted -m32 programs: the decoders' i386 build runs on the host (tests/unit/i386/).
+need gcc-multilib header '#include <stdio.h>' -m32
 # GRUB boot tests (make iso): grub-mkrescue with the BIOS and UEFI platforms, and UEFI firmware.
 need grub-common has grub-mkrescue
 need grub-pc-bin test -f /usr/lib/grub/i386-pc/multiboot2.mod

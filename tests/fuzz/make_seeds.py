@@ -310,6 +310,41 @@ def slots_seeds():
     put("slots", "top-of-space", slots(1, 0, 0, 0xFFFFFFFFFFFFFFFF, [(0xFFFFFFFFFFFFF000, 0x2000)], []))
 
 
+# ---- zstd, lz4: frames the real command-line tools make (run with zstd and lz4 installed) ----
+def decoder_contents():
+    import random
+    rng = random.Random(15)
+    words = [b"kslide", b"kernel", b"slot", b"reloc", b"entropy", b"stub", b"\x00\x00\x00\x00",
+             b"\x90\x90", b"\xe8\x00\x10\x00\x00", b"\n"]
+    text = b"".join(rng.choice(words) for _ in range(3000))
+    return {"empty": b"", "one": b"A", "text": text, "zeros": bytes(70000),
+            "random": bytes(rng.randrange(256) for _ in range(3000)),
+            "mixed": text[:5000] + bytes(rng.randrange(256) for _ in range(2000)) + text[:5000]}
+
+
+def compressed(tool, args, data):
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "in"), os.path.join(d, "out")
+        with open(src, "wb") as f:
+            f.write(data)
+        out = ["-o", dst] if tool == "zstd" else [dst]  # lz4 takes the output as an operand
+        subprocess.run([tool, "-q", "-f"] + args + [src] + out, check=True)
+        with open(dst, "rb") as f:
+            return f.read()
+
+
+def decoder_seeds():
+    for name, data in decoder_contents().items():
+        put("zstd", name + "-19", compressed("zstd", ["-19", "--check"], data))
+        put("zstd", name + "-1", compressed("zstd", ["-1", "--no-check"], data))
+        put("lz4", name + "-hc-linked", compressed("lz4", ["-9", "--content-size", "-BD"], data))
+        put("lz4", name + "-fast-indep", compressed("lz4", ["-1", "-BX", "-B4", "--no-frame-crc"],
+                                                    data))
+    # Content seeds for the compress-then-decode half: small plain inputs.
+    put("zstd", "plain-text", decoder_contents()["text"][:2000])
+    put("lz4", "plain-text", decoder_contents()["text"][:2000])
+
+
 if __name__ == "__main__":
     elf_seeds()
     reloc_seeds()
@@ -317,3 +352,4 @@ if __name__ == "__main__":
     multiboot1_seeds()
     multiboot2_seeds()
     slots_seeds()
+    decoder_seeds()

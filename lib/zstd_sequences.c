@@ -1,0 +1,246 @@
+/*
+ * The sequences section of a Zstandard block (RFC 8878, 3.1.1.3.2 and 3.1.1.4), in batches:
+ * up to SEQ_BATCH sequences are decoded from the three interleaved FSE states (repeat offsets
+ * resolved as 3.1.1.5 says), then executed into the output, literals first, then the match.
+ * Two small loops keep their state in registers where one large one would not. Far from the
+ * ends of both buffers the copies are wild (lib/lz_copy.h); near them, exact.
+ */
+#include "lib/errors.h"
+#include "lib/zstd_bits.h"
+#include "lib/zstd_internal.h"
+
+#define REPEAT_CODES	     3	  /* Offset_Value 1..3 names a repeat offset */
+#define LONG_NUMBERS_SEQ     0x80 /* Number_of_Sequences: 1 byte below this, ... */
+#define LONGEST_NUMBERS_SEQ  0xFF
+#define LONGEST_NUMBERS_BASE 0x7F00
+#define MODES_RESERVED	     3
+
+/* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
+static inline size_t read_extra(struct bits *b, unsigned n)
+{
+	if (BITS_WIDE || n <= BITS_AFTER_REFILL)
+		return bits_read(b, n);
+	size_t high = bits_read(b, n - 16);
+	bits_refill(b);
+	return high << 16 | bits_read(b, 16);
+}
+
+static int read_count(struct zstd_workspace *ws, const uint8_t *src, size_t len, size_t *count,
+		      size_t *used)
+{
+	if (len < 1)
+		return zstd_refuse(ws, "zstd: truncated sequences header", KS_EFORMAT);
+	unsigned b0 = src[0];
+	*used = b0 < LONG_NUMBERS_SEQ ? 1 : b0 < LONGEST_NUMBERS_SEQ ? 2 : 3;
+	if (len < *used)
+		return zstd_refuse(ws, "zstd: truncated sequences header", KS_EFORMAT);
+	if (*used == 1)
+		*count = b0;
+	else if (*used == 2)
+		*count = ((size_t)(b0 - LONG_NUMBERS_SEQ) << 8) + src[1];
+	else
+		*count = src[1] + ((size_t)src[2] << 8) + LONGEST_NUMBERS_BASE;
+	return KS_OK;
+}
+
+/* Why a sequence cannot be executed, if it cannot: 'behind' bytes of the frame precede it. */
+static int check_sequence(struct zstd_workspace *ws, size_t literals, size_t match, size_t offset,
+			  size_t literals_left, size_t room, size_t behind, size_t window)
+{
+	if (literals > literals_left)
+		return zstd_refuse(ws, "zstd: sequence past the literals", KS_EFORMAT);
+	if (literals > room || match > room - literals)
+		return zstd_refuse(ws, "zstd: block output too large", KS_ENOSPC);
+	if (offset == 0 || offset > behind + literals)
+		return zstd_refuse(ws, "zstd: match before the frame's start", KS_EFORMAT);
+	if (offset > window)
+		return zstd_refuse(ws, "zstd: match offset beyond the window", KS_EFORMAT);
+	return KS_OK;
+}
+
+struct seq_decoder {
+	struct bits bits;
+	size_t ll_state, of_state, ml_state;
+	size_t rep[3];
+};
+
+/* The most bits one sequence reads: offset 31, lengths 16 + 16, states 9 + 9 + 8. */
+#define SEQ_MAX_BITS (OF_MAX_CODE + 16 + 16 + LL_LOG_MAX + ML_LOG_MAX + OF_LOG_MAX)
+
+#define REFILL(b) ((far) ? bits_refill_far(b) : bits_refill(b))
+
+/*
+ * Decode n sequences into ws->batch; 'left' counts down the block's sequences (the last one
+ * does not update the states, 3.1.1.3.2.1.4). 'far' (a constant in each copy the compiler
+ * makes): the batch holds no last sequence and its bits cannot reach the stream's start, so
+ * refills need no clamping and every state updates.
+ */
+static inline __attribute__((always_inline)) void decode_batch(struct zstd_workspace *ws,
+							       struct seq_decoder *d, size_t n,
+							       size_t *left, const int far)
+{
+	struct bits b = d->bits;
+	size_t ll_state = d->ll_state, of_state = d->of_state, ml_state = d->ml_state;
+	size_t rep0 = d->rep[0], rep1 = d->rep[1], rep2 = d->rep[2];
+	size_t remaining = *left;
+	for (struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
+		REFILL(&b);
+		const struct seq_entry ll_e = ws->ll_entries[ll_state],
+				       of_e = ws->of_entries[of_state],
+				       ml_e = ws->ml_entries[ml_state];
+		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
+		if (!BITS_WIDE)
+			REFILL(&b);
+		size_t match = ml_e.value + bits_read(&b, ml_e.extra_bits);
+		REFILL(&b);
+		size_t literals = ll_e.value + bits_read(&b, ll_e.extra_bits);
+		if (far || --remaining) {
+			if (!BITS_WIDE)
+				REFILL(&b);
+			ll_state = ll_e.next_base + bits_read(&b, ll_e.state_bits);
+			ml_state = ml_e.next_base + bits_read(&b, ml_e.state_bits);
+			if (!BITS_WIDE)
+				REFILL(&b);
+			of_state = of_e.next_base + bits_read(&b, of_e.state_bits);
+		}
+		/* 3.1.1.5: with no literals, the repeat codes shift by one. */
+		if (offset > REPEAT_CODES) {
+			offset -= REPEAT_CODES;
+			rep2 = rep1;
+			rep1 = rep0;
+			rep0 = offset;
+		} else {
+			size_t code = offset - 1 + (literals == 0);
+			if (code) {
+				offset = code == 1 ? rep1 : code == 2 ? rep2 : rep0 - 1;
+				if (code != 1)
+					rep2 = rep1;
+				rep1 = rep0;
+				rep0 = offset;
+			} else {
+				offset = rep0;
+			}
+		}
+		seq->literals = (uint32_t)literals;
+		seq->match = (uint32_t)match;
+		seq->offset = (uint32_t)offset; /* at most 2^32 - 4 (3.1.1.3.2.1.3, code 31) */
+	}
+	d->bits = b;
+	d->ll_state = ll_state;
+	d->of_state = of_state;
+	d->ml_state = ml_state;
+	d->rep[0] = rep0;
+	d->rep[1] = rep1;
+	d->rep[2] = rep2;
+	*left = far ? remaining - n : remaining;
+}
+
+struct seq_output {
+	uint8_t *op;
+	uint8_t *end;
+	const uint8_t *frame_base;
+	const uint8_t *lp;
+	const uint8_t *lit_end;
+	const uint8_t *lit_readable_end;
+	size_t window;
+};
+
+/* Execute the n sequences of ws->batch. */
+static int execute_batch(struct zstd_workspace *ws, struct seq_output *o, size_t n)
+{
+	uint8_t *op = o->op;
+	const uint8_t *lp = o->lp;
+	for (const struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
+		size_t literals = seq->literals, match = seq->match, offset = seq->offset;
+		/*
+		 * One test for the common case: everything in bounds, and room left for the
+		 * wild copies in both buffers. offset - 1 < reach refuses offset 0.
+		 */
+		size_t room = (size_t)(o->end - op);
+		size_t reach = (size_t)(op - o->frame_base) + literals;
+		if (reach > o->window)
+			reach = o->window;
+		int fast = (literals <= (size_t)(o->lit_end - lp)) & (offset - 1 < reach) &
+			   (room >= literals + match + LZ_COPY_OVERRUN) &
+			   ((size_t)(o->lit_readable_end - lp) >= literals + LZ_COPY_OVERRUN);
+		if (__builtin_expect(fast, 1)) {
+			wild_copy(op, lp, literals);
+			op += literals;
+			wild_match(op, offset, match);
+		} else {
+			int rc = check_sequence(ws, literals, match, offset,
+						(size_t)(o->lit_end - lp), room,
+						(size_t)(op - o->frame_base), o->window);
+			if (rc)
+				return rc;
+			exact_copy(op, lp, literals);
+			op += literals;
+			exact_match(op, offset, match);
+		}
+		op += match;
+		lp += literals;
+	}
+	o->op = op;
+	o->lp = lp;
+	return KS_OK;
+}
+
+int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t len,
+			   const struct zstd_literals *lit, uint8_t *dst, size_t frame_start,
+			   size_t *pos, size_t limit)
+{
+	size_t count, at;
+	int rc = read_count(ws, src, len, &count, &at);
+	if (rc)
+		return rc;
+	struct seq_output o = {dst + *pos,	    dst + limit,       dst + frame_start, lit->ptr,
+			       lit->ptr + lit->len, lit->readable_end, ws->window};
+	if (count > 0) {
+		if (len - at < 1)
+			return zstd_refuse(ws, "zstd: truncated sequences header", KS_EFORMAT);
+		unsigned modes = src[at++];
+		if (modes & MODES_RESERVED)
+			return zstd_refuse(ws, "zstd: reserved sequence mode bits", KS_EFORMAT);
+		size_t used;
+		if ((rc = fse_read_sequence_tables(ws, modes, src + at, len - at, &used)))
+			return rc;
+		at += used;
+		struct seq_decoder d;
+		if (bits_init(&d.bits, src + at, len - at))
+			return zstd_refuse(ws, "zstd: bad sequences bitstream", KS_EFORMAT);
+		d.ll_state = bits_read(&d.bits, ws->ll.log);
+		if (!BITS_WIDE)
+			bits_refill(&d.bits);
+		d.of_state = bits_read(&d.bits, ws->of.log);
+		d.ml_state = bits_read(&d.bits, ws->ml.log);
+		for (unsigned k = 0; k < 3; k++)
+			d.rep[k] = ws->rep[k];
+		for (size_t left = count; left;) {
+			size_t n = left < SEQ_BATCH ? left : SEQ_BATCH;
+			size_t before = (size_t)(d.bits.ptr - d.bits.start);
+			if (left > n && before >= (n * SEQ_MAX_BITS + 7) / 8 + sizeof(uintptr_t))
+				decode_batch(ws, &d, n, &left, 1);
+			else
+				decode_batch(ws, &d, n, &left, 0);
+			if ((rc = execute_batch(ws, &o, n)))
+				return rc;
+		}
+		bits_refill(&d.bits);
+		if (bits_overflowed(&d.bits))
+			return zstd_refuse(ws, "zstd: sequences read past their bitstream",
+					   KS_EFORMAT);
+		if (!bits_finished(&d.bits))
+			return zstd_refuse(ws, "zstd: sequences bitstream not consumed exactly",
+					   KS_EFORMAT);
+		for (unsigned k = 0; k < 3; k++)
+			ws->rep[k] = d.rep[k];
+	} else if (at != len) {
+		return zstd_refuse(ws, "zstd: bytes after an empty sequences section", KS_EFORMAT);
+	}
+	size_t rest = (size_t)(o.lit_end - o.lp);
+	if (rest > (size_t)(o.end - o.op))
+		return zstd_refuse(ws, "zstd: block output too large", KS_ENOSPC);
+	exact_copy(o.op, o.lp, rest);
+	*pos = (size_t)(o.op + rest - dst);
+	return KS_OK;
+}

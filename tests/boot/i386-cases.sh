@@ -1,6 +1,7 @@
 # i386 boot cases: one per line, "name<TAB>qemu-boot.sh arguments". Sourced by matrix.sh,
-# which sets $B (the build directory), $CORRUPT (an image with one payload byte flipped) and
-# $MODULE, $BIG_MODULE (QEMU -initrd arguments: a module file and its crc32=).
+# which sets $B (the build directory), $PAYLOAD_FLIPPED and $TABLE_FLIPPED (the image with one
+# byte of its payload or of its relocation table flipped) and $MODULE, $BIG_MODULE (QEMU
+# -initrd arguments: a module file and its crc32=).
 img=$B/i386/kernel.img
 img4k=$B/i386/kernel-4k.img
 for cpu in 486 pentium qemu32 max; do
@@ -30,5 +31,6 @@ oops_limit=2: the second guess panics, not the first	-F -A selftest=oops_limit -
 unknown selftest fails the run	-F -A selftest=nosuch -e no.suite.named $img
 module survives the move	-m 128M -I '$MODULE' -e 'module 0 at .* intact' $img
 40 MiB module at -m 64M survives	-m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $img4k
-corrupt payload is refused	-H -t 6 -e checksum.mismatch $CORRUPT
+payload byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED
+relocation table byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $TABLE_FLIPPED
 CASES

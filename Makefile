@@ -95,4 +95,6 @@ help:
 clean:
 	rm -rf $(BUILD)
 
+include mk/mutate.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -19,6 +19,7 @@ no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE
 max answers RDRAND	-c max -A kslide.entropy=rdrand -e 'entropy=rdrand credited=[1-9]' $img
 credit below the bits of the bases: warned, kernel told	-c qemu32 -m 1G -e 'warning: 12 bits of entropy credited, fewer than the 17\.[0-9]+ bits of the possible bases' -e '^kernel: low entropy: 12 bits credited for [0-9]+ x 1 possible bases' $img4k
 credit above the bits of the bases: no warning	-c qemu32 -m 1G -e 'slots=440 .*credited=12' -N 'bits of entropy credited' -N 'low entropy' $img
+SandyBridge has XSAVE but no RDRAND: not tried	-c SandyBridge -e 'entropy=rdtsc,pit,rtc credited=' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $img
 selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.15.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img

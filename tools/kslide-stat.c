@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,10 +449,11 @@ int main(int argc, char **argv)
 			rc = measure("virtual", &virt, s.virt, s.n, false_alarm, vi, &r.virt);
 	}
 	/* A base outside the slots is a finding: no figures, but the lines are still saved. */
-	int verdict = rc == EXIT_VERDICT ? EXIT_VERDICT : 0;
-	if (verdict)
+	bool outside = rc == EXIT_VERDICT;
+	int verdict = outside ? EXIT_VERDICT : 0;
+	if (outside)
 		rc = 0;
-	if (rc == 0 && !verdict) {
+	if (rc == 0 && !outside) {
 		seed_patch_distribution(&r.seed);
 		linux_x86_64_distribution(&r.linux64);
 		entropy_flags(&s, &r);
@@ -461,7 +463,7 @@ int main(int argc, char **argv)
 			output_text(stdout, &r);
 		verdict = findings(&r);
 	}
-	if (rc == 0 && !verdict && o.plot) {
+	if (rc == 0 && !outside && o.plot) {
 		/* measure() sorted the indexes; recompute them in sample order is not needed:
 		 * a histogram does not care about order. */
 		rc = plot(&o, &r, &phys, &virt, pi, vi, s.n);

@@ -43,10 +43,11 @@ awk 'BEGIN { srand(7)
 		if (b < 16777216) b = 16777216
 		printf "kslide: base=0x%x phys=0x%x slots=440 align=0x200000 entropy=rdrand credited=8\n", b + 3221225472, b
 	} }' >"$tmp/seed.txt"
-"$stat" --from "$tmp/seed.txt" "$image" >"$tmp/seed.out" 2>"$tmp/seed.err"
+"$stat" --from "$tmp/seed.txt" --plot "$tmp/seed.svg" "$image" >"$tmp/seed.out" 2>"$tmp/seed.err"
 judge "the seed patch's bases are NOT UNIFORM, exit status 3" \
 	sh -c "test $? = 3 && grep -q 'verdict  *NOT UNIFORM' '$tmp/seed.out' &&
 		grep -q 'physical bases: NOT UNIFORM' '$tmp/seed.err'"
+judge "and their histogram is drawn all the same" grep -q '<svg' "$tmp/seed.svg"
 judge "and their min-entropy is near 2.09 bits" awk '/min-entropy \(plug-in\)/ {
 	exit !($4 > 1.7 && $4 < 2.5) }' "$tmp/seed.out"
 

@@ -213,8 +213,11 @@ awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g - w < 0.001 && w - g <
 	fail "A^2 = $got, its integral definition gives $want"
 
 # Simulated runs, the checker's verdict on GSL draws: how often it rejects. For uniform draws
-# at most 1 in 1,000; x86-64 stages judge three verdicts, each at a third of that. Two at a
-# time, as the machine has two cores.
+# at most 1 in 1,000 at the checker's default budget, over few and over many slots. A stage
+# shares its budget among its verdicts: the i386 stages judge three (the physical base, the
+# entry area, their independence), the x86-64 ones six, so the power is shown at a third of
+# the budget, as the 440-slot stage has it. Two at a time, as the machine has two cores.
+I386_SHARE=0.000333
 simulate() { # simulate NAME MODEL SAMPLES SLOTS RUNS [FALSE-ALARM]
 	"$checker" --simulate "$2" --samples "$3" --slots "$4" --runs "$5" \
 		--false-alarm "${6:-0.001}" >"$tmp.$1" 2>&1
@@ -225,17 +228,17 @@ rejected() { # rejected NAME: "REJECTED RUNS", or "- -" if the run failed
 }
 {
 	simulate fa-power uniform $POWER_BOOTS $SLOTS_2M 20000
-	simulate fold fold $POWER_BOOTS $SLOTS_2M 1000
-	simulate low quarter-low $POWER_BOOTS $SLOTS_2M 1000
-	simulate high quarter-high $POWER_BOOTS $SLOTS_2M 1000
-	simulate half lower-half $BOOTS $SLOTS_2M 1000
+	simulate fold fold $POWER_BOOTS $SLOTS_2M 1000 $I386_SHARE
+	simulate low quarter-low $POWER_BOOTS $SLOTS_2M 1000 $I386_SHARE
+	simulate high quarter-high $POWER_BOOTS $SLOTS_2M 1000 $I386_SHARE
+	simulate half lower-half $BOOTS $SLOTS_2M 1000 $I386_SHARE
 } &
 simulate fa-4k uniform $BOOTS 28000 10000
-simulate fa-pie uniform $BOOTS 62652416 10000 0.000333
-simulate middle quarter-middle $POWER_BOOTS $SLOTS_2M 1000
-simulate anywhere quarter-anywhere $POWER_BOOTS $SLOTS_2M 1000
-simulate fold-4k fold $BOOTS 28000 1000
-simulate low-4k quarter-low $BOOTS 28000 1000
+simulate fa-pie uniform $BOOTS 62652416 10000
+simulate middle quarter-middle $POWER_BOOTS $SLOTS_2M 1000 $I386_SHARE
+simulate anywhere quarter-anywhere $POWER_BOOTS $SLOTS_2M 1000 $I386_SHARE
+simulate fold-4k fold $BOOTS 28000 1000 $I386_SHARE
+simulate low-4k quarter-low $BOOTS 28000 1000 $I386_SHARE
 wait
 false_alarms() { # false_alarms NAME SAMPLES SLOTS FALSE-ALARM
 	set -- "$@" $(rejected "$1")
@@ -245,7 +248,7 @@ false_alarms() { # false_alarms NAME SAMPLES SLOTS FALSE-ALARM
 }
 false_alarms fa-power $POWER_BOOTS $SLOTS_2M 0.001
 false_alarms fa-4k $BOOTS 28000 0.001
-false_alarms fa-pie $BOOTS 62652416 0.000333
+false_alarms fa-pie $BOOTS 62652416 0.001
 power() { # power NAME MODEL SAMPLES SLOTS MIN-FRACTION
 	set -- "$@" $(rejected "$1")
 	what="power against $2, $3 draws over $4 slots: $6 of $7 runs rejected (at least $5)"
@@ -253,10 +256,10 @@ power() { # power NAME MODEL SAMPLES SLOTS MIN-FRACTION
 		pass "$what" || fail "$what"
 }
 power fold fold $POWER_BOOTS $SLOTS_2M 0.99
-power low quarter-low $POWER_BOOTS $SLOTS_2M 0.9
-power middle quarter-middle $POWER_BOOTS $SLOTS_2M 0.9
-power high quarter-high $POWER_BOOTS $SLOTS_2M 0.9
-power anywhere quarter-anywhere $POWER_BOOTS $SLOTS_2M 0.8
+power low quarter-low $POWER_BOOTS $SLOTS_2M 0.85
+power middle quarter-middle $POWER_BOOTS $SLOTS_2M 0.85
+power high quarter-high $POWER_BOOTS $SLOTS_2M 0.85
+power anywhere quarter-anywhere $POWER_BOOTS $SLOTS_2M 0.75
 power half lower-half $BOOTS $SLOTS_2M 0.99
 # At the other stages' 200 boots only gross faults are certain; the figures, for the record:
 for name in fold-4k low-4k; do

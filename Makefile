@@ -96,4 +96,6 @@ help:
 clean:
 	rm -rf $(BUILD)
 
+include mk/mutate.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

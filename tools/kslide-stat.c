@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 #define DEFAULT_MEMORY	"1G"
 #define EXTRA_MAX	64
 #define APPEND_MAX	4096
+/* The exit status when the figures condemn the image (see EXIT STATUS in the man page). */
+#define EXIT_VERDICT 3
 
 static const char *progname = "kslide-stat";
 
@@ -311,34 +314,61 @@ static void slot_sets(const struct kslide_image_header *h, const struct samples 
 	}
 	r->virt.follows_physical = !b->has_vslots;
 	if (b->has_vslots) {
-		uint64_t first = (h->virt_min + b->valign - 1) / b->valign * b->valign;
-		uint64_t size = h->payload_mem_size;
 		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
-		if (h->virt_max >= size - 1 && h->virt_max - (size - 1) >= first)
-			r->virt.slots_recount = (h->virt_max - (size - 1) - first) / b->valign + 1;
+		layout_virt_from_header(h, &recount);
+		r->virt.slots_recount = recount.total;
+		if (recount.total == b->vslots && recount.align == b->valign)
+			*virt = recount;
 	} else {
 		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
 		r->virt.slots_recount = r->phys.slots_recount;
 	}
 }
 
+/* 'false_alarm': the chance that this verdict calls a uniform source NOT UNIFORM. */
 static int measure(const char *name, const struct slot_set *set, const uint64_t *bases, size_t n,
-		   uint64_t *index, struct base_report *b)
+		   double false_alarm, uint64_t *index, struct base_report *b)
 {
 	b->name = name;
 	for (size_t i = 0; i < n; i++) {
 		int64_t k = layout_index(set, bases[i]);
-		if (k < 0)
-			return error(NULL, "%s base 0x%llx is not one of the %llu slots", name,
-				     (unsigned long long)bases[i], (unsigned long long)set->total);
+		if (k < 0) {
+			error(NULL, "%s base 0x%llx is not one of the %llu slots", name,
+			      (unsigned long long)bases[i], (unsigned long long)set->total);
+			return EXIT_VERDICT;
+		}
 		index[i] = (uint64_t)k;
 	}
 	if (uniformity_measure(index, n, set->total, &b->u))
 		return error(NULL,
 			     "need at least 2 bases over at least 2 slots (have %zu over %llu)", n,
 			     (unsigned long long)set->total);
-	b->verdict = uniformity_verdict(&b->u, STATS_MIN_P);
+	uniformity_min_entropy_reference(n, set->total, &b->u);
+	b->verdict = uniformity_verdict(&b->u, false_alarm);
 	return 0;
+}
+
+/* Why the image fails, on stderr, one finding per line; EXIT_VERDICT if any, else 0. */
+static int findings(const struct report *r)
+{
+	int bad = 0;
+	const struct base_report *bases[] = { &r->phys, &r->virt };
+	for (size_t i = 0; i < 2; i++) {
+		const struct base_report *b = bases[i];
+		if (i == 1 && b->follows_physical) /* its figures are the physical ones */
+			continue;
+		if (b->slots_recount && b->slots_recount != b->slots_stub)
+			bad = error(r->image, "the stub counted %llu %s slots, the recount gives %llu",
+				    (unsigned long long)b->slots_stub, b->name,
+				    (unsigned long long)b->slots_recount);
+		if (strcmp(b->verdict, "uniform"))
+			bad = error(r->image, "%s bases: %s", b->name, b->verdict);
+	}
+	if (r->zero_boots || r->low_boots)
+		bad = error(r->image,
+			    "%zu of %zu boots credited fewer bits than the layout's %.2f (lowest: %u)",
+			    r->low_boots, r->samples->n, r->layout_bits, r->credited_min);
+	return bad ? EXIT_VERDICT : 0;
 }
 
 static void entropy_flags(const struct samples *s, struct report *r)
@@ -411,11 +441,19 @@ int main(int argc, char **argv)
 		slot_sets(&h, &s, &phys, &virt, &r);
 		pi = malloc(s.n * sizeof(*pi));
 		vi = malloc(s.n * sizeof(*vi));
+		/* On i386 the virtual verdict repeats the physical one; on x86-64 there are two. */
+		double false_alarm = STATS_FALSE_ALARM / (r.virt.follows_physical ? 1 : 2);
 		rc = !pi || !vi ? error(NULL, "out of memory")
-				: measure("physical", &phys, s.phys, s.n, pi, &r.phys) ||
-					  measure("virtual", &virt, s.virt, s.n, vi, &r.virt);
+				: measure("physical", &phys, s.phys, s.n, false_alarm, pi, &r.phys);
+		if (rc == 0)
+			rc = measure("virtual", &virt, s.virt, s.n, false_alarm, vi, &r.virt);
 	}
-	if (rc == 0) {
+	/* A base outside the slots is a finding: no figures, but the lines are still saved. */
+	bool outside = rc == EXIT_VERDICT;
+	int verdict = outside ? EXIT_VERDICT : 0;
+	if (outside)
+		rc = 0;
+	if (rc == 0 && !outside) {
 		seed_patch_distribution(&r.seed);
 		linux_x86_64_distribution(&r.linux64);
 		entropy_flags(&s, &r);
@@ -423,12 +461,9 @@ int main(int argc, char **argv)
 			output_json(stdout, &r);
 		else
 			output_text(stdout, &r);
-		if (r.phys.slots_recount && r.phys.slots_recount != r.phys.slots_stub)
-			error(o.image, "the stub counted %llu slots, the memory map gives %llu",
-			      (unsigned long long)r.phys.slots_stub,
-			      (unsigned long long)r.phys.slots_recount);
+		verdict = findings(&r);
 	}
-	if (rc == 0 && o.plot) {
+	if (rc == 0 && !outside && o.plot) {
 		/* measure() sorted the indexes; recompute them in sample order is not needed:
 		 * a histogram does not care about order. */
 		rc = plot(&o, &r, &phys, &virt, pi, vi, s.n);
@@ -444,5 +479,5 @@ int main(int argc, char **argv)
 	samples_free(&s);
 	if (rc == 0 && fflush(stdout))
 		rc = error(NULL, "stdout: %s", strerror(errno));
-	return rc || r.boots_failed ? 1 : 0;
+	return rc || r.boots_failed ? 1 : verdict;
 }

@@ -31,7 +31,7 @@ command line of 4000 bytes: boots	-A '$(printf '%4000s' | tr ' ' x) nokaslr' -e 
 kslide.entropy= of 64 characters: said, every source used	-c max -A 'kslide.entropy=$(printf '%64s' | tr ' ' x)' -e 'kslide.entropy= ignored: its value is longer than 63 characters' -e 'entropy=rdrand,rdtsc,pit,rtc ' $img
 kslide.random= of 12 characters: said	-A 'kslide.random=000000000016' -e 'kslide.random= ignored: its value is longer than 11 characters' $img
 33 modules: the limit named	-H -t 6 -I '$(cat "$F/mods33-list")' -e 'boot information unusable: 33 modules; at most 32 are supported' $img
-junk in kslide.entropy: only the named sources	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' $img
+junk in kslide.entropy: only the named sources, nokaslr=1 is no flag	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'entropy=pit credited=' -N nokaslr: $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
 x86-64: stub code byte flipped: refused	-a x86_64 -H -t 4 -e 'the stub is corrupt' $F/x86_64-stub-code.img
 x86-64: unknown relocation kind, valid checksum	-a x86_64 -H -t 4 -e 'relocation table rejected: invalid argument' $F/x86_64-table-bad-kind.img

@@ -1,6 +1,7 @@
 # i386 boot cases: one per line, "name<TAB>qemu-boot.sh arguments". Sourced by matrix.sh,
-# which sets $B (the build directory), $CORRUPT (an image with one payload byte flipped) and
-# $MODULE, $BIG_MODULE (QEMU -initrd arguments: a module file and its crc32=).
+# which sets $B (the build directory), $PAYLOAD_FLIPPED and $TABLE_FLIPPED (the image with one
+# byte of its payload or of its relocation table flipped) and $MODULE, $BIG_MODULE (QEMU
+# -initrd arguments: a module file and its crc32=).
 img=$B/i386/kernel.img
 img4k=$B/i386/kernel-4k.img
 for cpu in 486 pentium qemu32 max; do
@@ -18,6 +19,7 @@ no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE
 max answers RDRAND	-c max -A kslide.entropy=rdrand -e 'entropy=rdrand credited=[1-9]' $img
 credit below the bits of the bases: warned, kernel told	-c qemu32 -m 1G -e 'warning: 12 bits of entropy credited, fewer than the 17\.[0-9]+ bits of the possible bases' -e '^kernel: low entropy: 12 bits credited for [0-9]+ x 1 possible bases' $img4k
 credit above the bits of the bases: no warning	-c qemu32 -m 1G -e 'slots=440 .*credited=12' -N 'bits of entropy credited' -N 'low entropy' $img
+SandyBridge has XSAVE but no RDRAND: not tried	-c SandyBridge -e 'entropy=rdtsc,pit,rtc credited=' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $img
 selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.15.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img
@@ -30,5 +32,6 @@ oops_limit=2: the second guess panics, not the first	-F -A selftest=oops_limit -
 unknown selftest fails the run	-F -A selftest=nosuch -e no.suite.named $img
 module survives the move	-m 128M -I '$MODULE' -e 'module 0 at .* intact' $img
 40 MiB module at -m 64M survives	-m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $img4k
-corrupt payload is refused	-H -t 6 -e checksum.mismatch $CORRUPT
+payload byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED
+relocation table byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $TABLE_FLIPPED
 CASES

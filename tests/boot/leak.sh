@@ -100,11 +100,15 @@ normalize() {
 	done
 }
 
+# One boot per CPU at 4 KiB alignment: a missing image is a failure, not a quiet skip.
+img4k=$B/$arch/$kernel-4k.img
+[ -f "$img4k" ] && result OK "$img4k is there for the 4 KiB boots" ||
+	result FAIL "$img4k is missing: the first boot per CPU is at 2 MiB instead (make check builds it)"
+
 # boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys vslide pslide".
 boot() {
 	local log=$work/$1.$2.log img=$B/$arch/$kernel.img
-	# One boot per CPU at 4 KiB alignment, when that image exists.
-	[ "$2" = 0 ] && [ -f "$B/$arch/$kernel-4k.img" ] && img=$B/$arch/$kernel-4k.img
+	[ "$2" = 0 ] && [ -f "$img4k" ] && img=$img4k
 	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m 1G -A selftest=leak -l "$log" \
 		-e '^kslide-selftest: [0-9]+ passed, 0 failed' "$img" >/dev/null 2>"$work/err" ||
 		{ cat "$work/err" >&2; return 1; }
@@ -217,12 +221,14 @@ done
 # UMIP may change what the five instructions do and nothing else.
 set -- $cpus
 umip_lines='^leak: (exit )?(sidt|sgdt|sldt|str|smsw) |general protection'
+what="UMIP on and off: the views differ only in the five instructions"
 if [ -f "$work/$1.0.view" ] && [ -f "$work/$2.0.view" ]; then
 	grep -vE "$umip_lines" "$work/$1.0.view" >"$work/on"
 	grep -vE "$umip_lines" "$work/$2.0.view" >"$work/off"
-	what="UMIP on and off: the views differ only in the five instructions"
 	diff "$work/on" "$work/off" >"$work/diff" && result OK "$what ($(wc -l <"$work/on") lines)" ||
 		result FAIL "$what" "$work/diff"
+else
+	result FAIL "$what: no view from the first boot with -cpu $1 or -cpu $2 to compare"
 fi
 
 total=$(wc -l <"$work/entries")

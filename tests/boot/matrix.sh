@@ -25,16 +25,17 @@ shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-matrix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Packed images with the bits of one payload byte inverted: the stub must refuse them.
-corrupt() { # corrupt IMAGE COPY
-	cp "$1" "$2"
-	at=$(($(wc -c <"$2") - 300))
-	old=$(od -An -tu1 -j "$at" -N1 "$2" | tr -d ' ')
-	printf "\\$(printf %03o $((old ^ 255)))" | dd of="$2" bs=1 seek="$at" conv=notrunc status=none
+# Packed images with the bits of one byte inverted, of the payload (4 KiB into the kernel)
+# or of the relocation table, the checksum left as it was: the stub must refuse them.
+corrupt() { # corrupt IMAGE PART:OFFSET COPY
+	[ ! -f "$1" ] || python3 "$here/patch-image.py" "$1" "$3" --flip "$2" || exit 1
 }
-CORRUPT=$work/corrupt.img CORRUPT64=$work/corrupt64.img
-corrupt "$B/i386/kernel.img" "$CORRUPT"
-[ -f "$B/x86_64/kernel.img" ] && corrupt "$B/x86_64/kernel.img" "$CORRUPT64"
+PAYLOAD_FLIPPED=$work/payload-flipped.img TABLE_FLIPPED=$work/table-flipped.img
+PAYLOAD_FLIPPED64=$work/payload-flipped64.img TABLE_FLIPPED64=$work/table-flipped64.img
+corrupt "$B/i386/kernel.img" payload:4096 "$PAYLOAD_FLIPPED"
+corrupt "$B/i386/kernel.img" relocs:16 "$TABLE_FLIPPED"
+corrupt "$B/x86_64/kernel.img" payload:4096 "$PAYLOAD_FLIPPED64"
+corrupt "$B/x86_64/kernel.img" relocs:16 "$TABLE_FLIPPED64"
 
 # Multiboot modules with their CRC-32 (gzip's trailer holds it): the kernel checks they
 # survived. The large one covers most of low RAM at -m 64M, leaving few slots above it.
@@ -45,7 +46,9 @@ MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
 BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
 
 for f in "$@"; do
-	B=$B CORRUPT=$CORRUPT CORRUPT64=$CORRUPT64 MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
+	B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
+		PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
+		MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
 done >"$work/cases"
 
 count=$(wc -l <"$work/cases")

@@ -1,50 +1,34 @@
 #!/bin/sh
-# Boot an image N times in parallel and judge the spread of bases with the uniformity checker.
-# With -V (x86-64), the virtual bases are judged too, over their own slots, and the physical
-# and virtual draws of the same boots are tested for independence. With -E, the entry area
-# (the kernel's "idt=" on its status line) is judged over its own page slots, and tested for
-# independence of the physical base (and of the virtual one, with -V).
-# usage: uniformity.sh CHECKER IMAGE N LO ALIGN [-V VLO VALIGN] [-E ELO ESLOTS]
-#                      [qemu-boot.sh options...]
+# Boot an image N times in parallel and judge the spread of its bases with the uniformity
+# checker, over the slots the checker recounts from the image header and the memory map each
+# boot's kernel prints (not the stub's own slots=, which must agree). For an image with a
+# virtual window (x86-64) the virtual bases are judged too, and the independence of the two.
+# With -E, the kernel's entry area (the idt= of its status line) is judged over its ESLOTS page
+# slots from ELO, and for independence of the bases.
+# usage: uniformity.sh CHECKER IMAGE N [-E ELO ESLOTS] [qemu-boot.sh options...]
 set -u
-checker=$1 image=$2 n=$3 lo=$4 align=$5
-shift 5
-vlo="" elo=""
-while [ "${1:-}" = -V ] || [ "${1:-}" = -E ]; do
-	case $1 in
-	-V) vlo=$2 valign=$3 ;;
-	-E) elo=$2 eslots=$3 ;;
-	esac
+checker=$1 image=$2 n=$3
+shift 3
+entry=""
+if [ "${1:-}" = -E ]; then
+	entry="--entry-lo $2 --entry-slots $3"
 	shift 3
-done
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-bases.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-out=$work/lines
-seq 1 "$n" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$here/qemu-boot.sh" \
-	-l "$work/{}.log" "$@" "$image" >"$out" 2>/dev/null
-got=$(grep -c '^kslide: base=' "$out")
-if [ "$got" -ne "$n" ]; then
-	echo "uniformity: only $got of $n boots passed"
+if ! seq 1 "$n" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$here/qemu-boot.sh" "$@" \
+	-l "$work/boot.{}" "$image" >/dev/null 2>"$work/errors"; then
+	echo "uniformity: $(grep -c '^qemu-boot: FAIL' "$work/errors") of $n boots failed; the first:"
+	head -n 20 "$work/errors"
 	exit 1
 fi
-"$checker" --field phys --lo "$lo" --align "$align" <"$out" || exit 1
-if [ -n "$vlo" ]; then
-	"$checker" --field base --slots vslots --lo "$vlo" --align "$valign" <"$out" &&
-		"$checker" --independence --lo "$lo" --align "$align" --vlo "$vlo" \
-			--valign "$valign" <"$out" || exit 1
-fi
-[ -z "$elo" ] && exit 0
-# Each boot's kslide line with the kernel's idt= and the window's slot count added.
+# Each boot's kslide line, with the entry area the kernel reported appended, and its map.
 for i in $(seq 1 "$n"); do
-	line=$(grep -a '^kslide: base=' "$work/$i.log" | head -n 1)
-	idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$work/$i.log")
-	echo "$line idt=$idt idtslots=$eslots"
-done >"$work/entry"
-page=0x1000
-"$checker" --field idt --slots idtslots --lo "$elo" --align "$page" <"$work/entry" &&
-	"$checker" --independence --lo "$lo" --align "$align" --vfield idt --vslots idtslots \
-		--vlo "$elo" --valign "$page" <"$work/entry" || exit 1
-[ -z "$vlo" ] && exit 0
-"$checker" --independence --field base --slots vslots --lo "$vlo" --align "$valign" \
-	--vfield idt --vslots idtslots --vlo "$elo" --valign "$page" <"$work/entry"
+	line=$(grep -a '^kslide: base=' "$work/boot.$i")
+	idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$work/boot.$i")
+	echo "$line${idt:+ idt=$idt}"
+	grep -a '^kernel: usable=' "$work/boot.$i"
+done >"$work/lines"
+# shellcheck disable=SC2086
+"$checker" --image "$image" $entry <"$work/lines"

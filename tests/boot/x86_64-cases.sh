@@ -1,6 +1,7 @@
 # x86-64 boot cases, in the format of i386-cases.sh (sourced by matrix.sh, which also sets
-# $CORRUPT64, the -mcmodel=kernel image with one payload byte flipped). Both layouts: the
-# -mcmodel=kernel kernel in the top 2 GiB and the PIE anywhere in the upper half.
+# $PAYLOAD_FLIPPED64 and $TABLE_FLIPPED64, the -mcmodel=kernel image with one byte of its
+# payload or of its relocation table flipped). Both layouts: the -mcmodel=kernel kernel in the
+# top 2 GiB and the PIE anywhere in the upper half.
 img=$B/x86_64/kernel.img
 pie=$B/x86_64/kernel-pie.img
 a="-a x86_64"
@@ -36,6 +37,7 @@ oops_limit=2: the second guess panics, not the first	$a -F -A selftest=oops_limi
 selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $pie
 module survives the move	$a -m 128M -I '$MODULE' -e 'module 0 at .* intact' $pie
 40 MiB module at -m 64M survives	$a -m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $B/x86_64/kernel-4k.img
-corrupt payload is refused	$a -H -t 6 -e checksum.mismatch $CORRUPT64
+payload byte flipped is refused	$a -H -t 6 -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED64
+relocation table byte flipped is refused	$a -H -t 6 -e 'image rejected: checksum mismatch' $TABLE_FLIPPED64
 a CPU without long mode gets a message	$a -c qemu32 -H -t 6 -e no.long.mode $img
 CASES

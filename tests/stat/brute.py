@@ -11,7 +11,7 @@ import re
 import struct
 import sys
 
-MIN_PER_BIN = 5  # as tools/stat/stats.h: about 5 expected samples per chi-square bin
+MIN_PER_BIN = 10  # as tools/stat/stats.h: about 10 expected samples per chi-square bin
 
 
 def header(path):

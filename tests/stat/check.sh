@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check stage for kslide-stat: a small run against the reference image, judged by an
 # independent brute-force recomputation (tests/stat/brute.py), plus the cases where the tool
-# must sound the alarm: the seed patch's skewed bases and a deterministic -icount boot.
+# must sound the alarm, with exit status 3: the seed patch's skewed bases, a deterministic
+# -icount boot, and the same lines edited to hold one finding each.
 # usage: check.sh BUILD_DIR
 set -u
 B=$1
@@ -42,17 +43,35 @@ awk 'BEGIN { srand(7)
 		if (b < 16777216) b = 16777216
 		printf "kslide: base=0x%x phys=0x%x slots=440 align=0x200000 entropy=rdrand credited=8\n", b + 3221225472, b
 	} }' >"$tmp/seed.txt"
-"$stat" --from "$tmp/seed.txt" "$image" >"$tmp/seed.out"
-judge "the seed patch's bases are NOT UNIFORM" grep -q 'verdict  *NOT UNIFORM' "$tmp/seed.out"
+"$stat" --from "$tmp/seed.txt" --plot "$tmp/seed.svg" "$image" >"$tmp/seed.out" 2>"$tmp/seed.err"
+judge "the seed patch's bases are NOT UNIFORM, exit status 3" \
+	sh -c "test $? = 3 && grep -q 'verdict  *NOT UNIFORM' '$tmp/seed.out' &&
+		grep -q 'physical bases: NOT UNIFORM' '$tmp/seed.err'"
+judge "and their histogram is drawn all the same" grep -q '<svg' "$tmp/seed.svg"
 judge "and their min-entropy is near 2.09 bits" awk '/min-entropy \(plug-in\)/ {
 	exit !($4 > 1.7 && $4 < 2.5) }' "$tmp/seed.out"
 
 # -icount with a frozen clock makes every boot the same: the stub credits 0 and says
 # PREDICTABLE, kslide-stat flags it and sees a single base.
 "$stat" -n 3 -j 2 --cpu qemu32 --qemu-arg=-icount --qemu-arg=shift=0,sleep=off \
-	--qemu-arg=-rtc --qemu-arg=base=2020-01-01T00:00:00,clock=vm "$image" >"$tmp/icount.out"
-judge "-icount boots are flagged PREDICTABLE" grep -q '^  PREDICTABLE: 3 of 3 boots' "$tmp/icount.out"
+	--qemu-arg=-rtc --qemu-arg=base=2020-01-01T00:00:00,clock=vm "$image" >"$tmp/icount.out" \
+	2>/dev/null
+judge "-icount boots are flagged PREDICTABLE, exit status 3" \
+	sh -c "test $? = 3 && grep -q '^  PREDICTABLE: 3 of 3 boots' '$tmp/icount.out'"
 judge "and all give one base" grep -q '^  distinct values  *1 ' "$tmp/icount.out"
+
+# The exit status follows the verdict (3) for each finding alone, on the 40 boots' lines.
+finding() { # finding NAME MESSAGE SED-EXPRESSION: the edited lines must give 3 and MESSAGE
+	sed "$3" "$tmp/bases.txt" >"$tmp/edited"
+	"$stat" --from "$tmp/edited" "$image" >/dev/null 2>"$tmp/err"
+	judge "$1: exit status 3" sh -c "test $? = 3 && grep -q '$2' '$tmp/err'"
+}
+finding "a stub claiming one slot fewer than the recount" 'the stub counted 439 physical slots' \
+	's/ slots=440 / slots=439 /'
+finding "a base outside the slots" 'is not one of the 440 slots' \
+	'0,/^kslide: base=/s/ phys=0x[0-9a-f]* / phys=0x1100000 /'
+finding "boots crediting fewer bits than log2(slots)" 'credited fewer bits than the layout' \
+	's/ credited=[0-9]*/ credited=8/'
 
 # Errors name the file and exit 1.
 "$stat" -n 2 "$B/i386/kernel.elf" 2>"$tmp/err"

@@ -87,6 +87,18 @@ void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_
 		}
 }
 
+void layout_virt_from_header(const struct kslide_image_header *h, struct slot_set *set)
+{
+	uint64_t size = h->payload_mem_size;
+	memset(set, 0, sizeof(*set));
+	set->align = h->virt_align;
+	if (!h->virt_align || size == 0)
+		return;
+	uint64_t first = round_up(h->virt_min, h->virt_align);
+	if (h->virt_max >= size - 1 && h->virt_max - (size - 1) >= first)
+		add_span(set, first, (h->virt_max - (size - 1) - first) / h->virt_align + 1);
+}
+
 void layout_contiguous(uint64_t lo, uint64_t align, uint64_t slots, struct slot_set *set)
 {
 	memset(set, 0, sizeof(*set));

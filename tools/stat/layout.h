@@ -37,6 +37,13 @@ int layout_read_header(const char *path, struct kslide_image_header *h, const ch
 void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
 			  size_t count, struct slot_set *set);
 
+/*
+ * The virtual bases of an image with a window of its own (h->virt_align set): every multiple
+ * of virt_align with virt_min <= b and b + payload_mem_size - 1 <= virt_max. An empty set
+ * where the image has no window.
+ */
+void layout_virt_from_header(const struct kslide_image_header *h, struct slot_set *set);
+
 /* 'slots' bases from the first multiple of 'align' at or above 'lo'. */
 void layout_contiguous(uint64_t lo, uint64_t align, uint64_t slots, struct slot_set *set);
 

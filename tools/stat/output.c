@@ -86,6 +86,14 @@ static void c_p(char *o, size_t n, const struct base_report *b)
 {
 	snprintf(o, n, "%.4f", b->u.p);
 }
+static void c_ad(char *o, size_t n, const struct base_report *b)
+{
+	snprintf(o, n, "%.3f, p=%.4g", b->u.ad, b->u.ad_p);
+}
+static void c_window(char *o, size_t n, const struct base_report *b)
+{
+	snprintf(o, n, "%.2f sd, p=%.4g", b->u.window_z, b->u.window_p);
+}
 static void c_verdict(char *o, size_t n, const struct base_report *b)
 {
 	snprintf(o, n, "%s", b->verdict);
@@ -146,6 +154,8 @@ void output_text(FILE *f, const struct report *r)
 	both(f, "  the same, uniform draws (90%)", c_hmin_uniform, r);
 	both(f, "chi-square", c_chi2, r);
 	both(f, "p-value", c_p, r);
+	both(f, "Anderson-Darling A^2", c_ad, r);
+	both(f, "farthest quarter window", c_window, r);
 	both(f, "verdict", c_verdict, r);
 	fprintf(f, "  (recount from the %s%s)\n", r->phys.recount_from,
 		r->virt.follows_physical ? "" : "; virtual from the header");
@@ -230,6 +240,14 @@ static void json_base(FILE *f, const struct base_report *b)
 	json_number(f, u->chi2);
 	fprintf(f, ", \"bins\": %llu, \"p\": ", (unsigned long long)u->bins);
 	json_number(f, u->p);
+	fprintf(f, ", \"anderson_darling\": ");
+	json_number(f, u->ad);
+	fprintf(f, ", \"anderson_darling_p\": ");
+	json_number(f, u->ad_p);
+	fprintf(f, ", \"window_z\": ");
+	json_number(f, u->window_z);
+	fprintf(f, ", \"window_p\": ");
+	json_number(f, u->window_p);
 	fprintf(f, ", \"verdict\": ");
 	json_string(f, b->verdict);
 	fprintf(f, "}");

@@ -1,6 +1,9 @@
 /* Uniformity figures for observed slot indexes (see stats.h). */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_erf.h>
+#include <gsl/gsl_sf_psi.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -112,7 +115,7 @@ static uint64_t max_run(const uint64_t *v, size_t n)
 }
 
 /* n uniform draws from 'slots', many times over: the plug-in min-entropy they score. */
-static void simulate_min_entropy(size_t n, uint64_t slots, struct uniformity *u)
+void uniformity_min_entropy_reference(size_t n, uint64_t slots, struct uniformity *u)
 {
 	size_t reps = (size_t)fmin(SIM_REPLICATES, fmax(20, SIM_DRAWS_MAX / (double)n));
 	uint64_t *v = malloc(n * sizeof(*v));
@@ -140,6 +143,162 @@ static void simulate_min_entropy(size_t n, uint64_t slots, struct uniformity *u)
 	gsl_rng_free(rng);
 	free(h);
 	free(v);
+}
+
+/*
+ * The limiting distribution of A^2 is that of sum_j l_j Z_j^2, l_j = 1 / (j (j + 1)) for
+ * j >= 1, Z_j independent standard normals (Anderson and Darling, 1952). Its upper tail by
+ * Imhof's inversion of the characteristic function (Biometrika 48, 1961):
+ *   P(Q > x) = 1/2 + (1/pi) int_0^inf sin(theta(u)) / (u rho(u)) du,
+ *   theta(u) = sum_j atan(l_j u) / 2 - x u / 2,  rho(u) = prod_j (1 + l_j^2 u^2)^(1/4).
+ * Past AD_TERMS the l_j u are small wherever the integrand still counts, so those terms
+ * enter by the first order of their series: u sum l_j / 2 in theta and u^2 sum l_j^2 / 4 in
+ * log rho, with sum_{j>J} l_j = 1 / (J + 1) and sum_{j>J} l_j^2 from the trigamma function.
+ */
+#define AD_TERMS	  20
+#define AD_WORKSPACE	  1000
+#define AD_TAIL_ABS_ERROR 1e-11
+/* Beyond this u, 1 / (u rho(u)) is below 1e-13: the rest of the integral is nothing. */
+#define AD_U_MAX 600.0
+
+struct imhof {
+	double x;
+	double tail_l, tail_l2; /* sums of l_j and l_j^2 over j > AD_TERMS */
+};
+
+static double imhof_integrand(double u, void *arg)
+{
+	const struct imhof *m = arg;
+	double theta = (m->tail_l * u - m->x * u) / 2, rho4 = 1;
+	for (int j = 1; j <= AD_TERMS; j++) {
+		double lu = u / ((double)j * (j + 1));
+		theta += atan(lu) / 2;
+		rho4 *= 1 + lu * lu;
+	}
+	if (u == 0) /* the limit of sin(theta) / u */
+		return (1 - m->x) / 2;
+	return sin(theta) / (u * sqrt(sqrt(rho4)) * exp(m->tail_l2 * u * u / 4));
+}
+
+/*
+ * Far out the tail is that of its largest term, Z_1^2 / 2, times prod_{j>=2} (1 - 2 l_j)^(-1/2)
+ * = sqrt(3): sqrt(3) erfc(sqrt(x)), 2% below the integral at 15 and closer beyond. From
+ * AD_FAR on (p below 1e-7, where no verdict's level lies) it stands in for the integral,
+ * whose oscillations then take long to follow.
+ */
+#define AD_FAR 15.0
+
+double stats_ad_upper_tail(double x)
+{
+	if (x <= 0)
+		return 1;
+	if (x >= AD_FAR)
+		return M_SQRT3 * gsl_sf_erfc(sqrt(x));
+	const double J = AD_TERMS;
+	/* 1 / (j^2 (j+1)^2) = 1/j^2 + 1/(j+1)^2 - 2 / (j (j+1)) */
+	struct imhof m = { x, 1 / (J + 1),
+			   gsl_sf_psi_1(J + 1) + gsl_sf_psi_1(J + 2) - 2 / (J + 1) };
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(AD_WORKSPACE);
+	if (!w)
+		return NAN;
+	gsl_function f = { imhof_integrand, &m };
+	double integral = NAN, error;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	if (gsl_integration_qag(&f, 0, AD_U_MAX, AD_TAIL_ABS_ERROR, 0, AD_WORKSPACE,
+				GSL_INTEG_GAUSS61, w, &integral, &error))
+		integral = NAN;
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	double p = 0.5 + integral / M_PI;
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+/* A position in (0, 1) and its distance from 1, each computed without cancellation. */
+struct position {
+	double u, rest;
+};
+
+static int cmp_position(const void *a, const void *b)
+{
+	double x = ((const struct position *)a)->u, y = ((const struct position *)b)->u;
+	return x < y ? -1 : x > y;
+}
+
+/* FNV-1a over the sorted indexes: the jitter is a function of the data, so a report can be
+ * reproduced, and differs between data sets, so simulated runs do not share one jitter. */
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME  0x100000001b3ull
+
+static uint64_t data_seed(const uint64_t *index, size_t n)
+{
+	uint64_t h = FNV_OFFSET;
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 64; b += 8)
+			h = (h ^ ((index[i] >> b) & 0xff)) * FNV_PRIME;
+	return h;
+}
+
+/* The sorted indexes as sorted positions (index + U) / slots. */
+static int jittered_positions(const uint64_t *index, size_t n, uint64_t slots,
+			      struct position *pos)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -1;
+	gsl_rng_set(rng, (unsigned long)data_seed(index, n));
+	double s = (double)slots;
+	for (size_t i = 0; i < n; i++) {
+		double jitter = gsl_rng_uniform_pos(rng); /* in (0, 1): no position is 0 or 1 */
+		pos[i].u = ((double)index[i] + jitter) / s;
+		pos[i].rest = ((double)(slots - 1 - index[i]) + (1 - jitter)) / s;
+	}
+	gsl_rng_free(rng);
+	qsort(pos, n, sizeof(pos[0]), cmp_position);
+	return 0;
+}
+
+/* A^2 = -n - (1/n) sum_i (2i - 1) (ln u_(i) + ln(1 - u_(n+1-i))), i from 1. */
+static void anderson_darling(const struct position *pos, size_t n, struct uniformity *u)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += (2.0 * (double)i + 1) * (log(pos[i].u) + log(pos[n - 1 - i].rest));
+	u->ad = -(double)n - sum / (double)n;
+	u->ad_p = stats_ad_upper_tail(u->ad);
+}
+
+/* Positions below x among the sorted ones. */
+static size_t count_below(const struct position *pos, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pos[mid].u < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void windows(const struct position *pos, size_t n, struct uniformity *u)
+{
+	const double width = 1.0 / STATS_WINDOW_DIV, q = width;
+	double mean = (double)n * q, sd = sqrt((double)n * q * (1 - q));
+	u->window_z = 0;
+	u->window_p = 1;
+	for (int j = 0; j < STATS_WINDOWS; j++) {
+		double start = (double)j / STATS_WINDOW_STEP_DIV;
+		size_t c = count_below(pos, n, start + width) - count_below(pos, n, start);
+		double lower = gsl_cdf_binomial_P((unsigned)c, q, (unsigned)n);
+		double upper = c ? gsl_cdf_binomial_Q((unsigned)c - 1, q, (unsigned)n) : 1;
+		double p = 2 * fmin(lower, upper) * STATS_WINDOWS;
+		double z = fabs((double)c - mean) / sd;
+		if (z > u->window_z)
+			u->window_z = z;
+		if (p < u->window_p)
+			u->window_p = p;
+	}
 }
 
 int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniformity *u)
@@ -175,16 +334,43 @@ int uniformity_measure(uint64_t *index, size_t n, uint64_t slots, struct uniform
 	/* log2(1/x) rather than -log2(x): a certain value then reads 0, not -0 */
 	u->collision_entropy = u->collision_pairs ? log2(pairs / (double)u->collision_pairs) : NAN;
 	u->min_entropy = log2((double)n / (double)u->max_count);
-	simulate_min_entropy(n, slots, u);
+	u->min_entropy_uniform = u->min_entropy_uniform_lo = u->min_entropy_uniform_hi = NAN;
 	chi_square(index, n, slots, u);
+
+	struct position *pos = malloc(n * sizeof(*pos));
+	if (!pos || jittered_positions(index, n, slots, pos)) {
+		free(pos);
+		return -1;
+	}
+	anderson_darling(pos, n, u);
+	windows(pos, n, u);
+	free(pos);
 	return 0;
 }
 
-const char *uniformity_verdict(const struct uniformity *u, double min_p)
+/*
+ * Three tests share what the few-distinct test leaves, and a fourth share is held back: the
+ * chi-square and Anderson-Darling tails are approximations (for expected counts of five, and
+ * in the limit of many samples), and the union of the tests is what must stay within the
+ * budget. tests/boot/uniformity-selftest.sh measures that union on simulated uniform draws.
+ */
+#define LEVEL_SHARES 4
+
+double uniformity_test_level(double false_alarm)
 {
+	return (false_alarm - STATS_FEW_DISTINCT_P) / LEVEL_SHARES;
+}
+
+const char *uniformity_verdict(const struct uniformity *u, double false_alarm)
+{
+	double level = uniformity_test_level(false_alarm);
 	if (u->distinct_p < STATS_FEW_DISTINCT_P)
 		return "NOT UNIFORM (few distinct)";
-	if (u->p < min_p)
+	if (u->p < level)
 		return "NOT UNIFORM (chi-square)";
+	if (!(u->ad_p >= level)) /* NAN too: a tail that cannot be computed is no pass */
+		return "NOT UNIFORM (Anderson-Darling)";
+	if (u->window_p < level)
+		return "NOT UNIFORM (quarter window)";
 	return "uniform";
 }

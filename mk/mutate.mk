@@ -1,0 +1,8 @@
+# make mutate: break the code on purpose, one mutation of tests/mutations/ at a time, in a
+# scratch copy of the tree, and fail unless the check stages each one names catch it
+# (scripts/mutate.sh, tests/mutations/README). MUTATION=name runs one (or several, spaced).
+MUTATION ?=
+
+.PHONY: mutate
+mutate: $(BOOTSTRAP_STAMP)
+	$(Q)scripts/mutate.sh $(MUTATION)

@@ -29,6 +29,7 @@ include mk/tools.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/linux.mk
+include mk/robust.mk
 
 tools: $(TOOLS)
 images: $(IMAGES)

@@ -30,6 +30,7 @@ include mk/tests.mk
 include mk/bench.mk
 include mk/linux.mk
 include mk/decoders.mk
+include mk/robust.mk
 
 tools: $(TOOLS)
 images: $(IMAGES)

@@ -1,7 +1,11 @@
 /* Finding kslide's boot info at entry (boot_entry.h). */
+#include "include/kslide/kernel.h"
 #include "include/kslide/multiboot.h"
 #include "kernel/boot_entry.h"
 #include "kernel/memory.h"
+
+/* Where this kernel can run (kernel/<arch>/layout.h): kslide-pack's defaults and bounds. */
+KSLIDE_KERNEL_NOTE_LIMITS(KSLIDE_HANDOFF_KSLIDE, KERNEL_PHYS_LIMIT, 0, KERNEL_VIRT_MIN, KERNEL_VIRT_END);
 
 #define MULTIBOOT1_BOOTLOADER_MAGIC 0x2BADB002u
 #define MULTIBOOT2_BOOTLOADER_MAGIC 0x36d76289u

@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,8 +14,11 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/base_window.h"
+#include "tools/pack/files.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
+#include "tools/pack/kernel_limits.h"
 #include "tools/pack/kernel_note.h"
 #include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
@@ -90,7 +94,8 @@ static void usage(FILE *to)
 		"read, and its setup header chooses Linux's windows as the defaults). On x86-64 the\n"
 		"virtual base is drawn independently of the physical one.\n"
 		"\n"
-		"  -o, --output FILE       write the image here (atomically)\n"
+		"  -o, --output FILE       write the image here (atomically; a regular file), or to\n"
+		"                          standard output for -\n"
 		"      --align N           base alignment, a power of two >= 4K (default 2M; a\n"
 		"                          bzImage: its kernel_alignment, and at least its\n"
 		"                          min_alignment)\n"
@@ -173,33 +178,6 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		uint8_t *bigger = realloc(buf, cap *= 2);
-		if (!bigger)
-			free(buf);
-		buf = bigger;
-	}
-	int bad = ferror(f) ? (errno ? errno : EIO) : 0; /* EISDIR for a directory */
-	fclose(f);
-	if (bad) {
-		free(buf);
-		errno = bad;
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 static int parse_handoff(const char *name, uint32_t *id)
 {
 	for (size_t i = 0; i < HANDOFF_COUNT; i++) {
@@ -231,16 +209,23 @@ static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 	return *min <= *last ? 0 : -1;
 }
 
-static void print_stats(const struct packed_image *img)
+static void print_stats(const struct packed_image *img, FILE *to)
 {
 	double per = img->reloc_count ? (double)img->relocs_size / (double)img->reloc_count : 0;
-	printf("relocations: %zu\n", img->reloc_count);
-	printf("table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
-	       img->relocs_size, per, img->reloc_count * 4);
+	fprintf(to, "relocations: %zu\n", img->reloc_count);
+	fprintf(to, "table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
+		img->relocs_size, per, img->reloc_count * 4);
 }
 
+/* What the command line chose besides the options' values. */
+struct choices {
+	int stats, verbose;
+	struct given_options given;
+	bool handoff_given;
+};
+
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
-			 const struct linux_image *li, const char *in)
+			 const struct linux_image *li, const struct kernel_note *note, const char *in)
 {
 	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
 		return error(NULL, "--align must be a power of two of at least 4K");
@@ -261,26 +246,35 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 			     (unsigned long long)size);
 	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
 		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
-	if (k->arch != KSLIDE_ARCH_X86_64)
-		return 0;
-	if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
-		return error(NULL, "--virt-align must be a power of two of at least 4K");
-	if (opt->virt_min < 0xffff800000000000ull)
-		return error(NULL, "--virt-range must lie in the upper half (from 0xffff800000000000)");
-	if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
-		return error(in, "kernel (%llu bytes) does not fit in --virt-range",
-			     (unsigned long long)k->mem_size);
+	if (k->arch == KSLIDE_ARCH_X86_64) {
+		if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
+			return error(NULL, "--virt-align must be a power of two of at least 4K");
+		if (opt->virt_min < 0xffff800000000000ull)
+			return error(NULL, "--virt-range must lie in the upper half (from "
+					   "0xffff800000000000)");
+		if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
+			return error(in, "kernel (%llu bytes) does not fit in --virt-range",
+				     (unsigned long long)k->mem_size);
+	}
 	char err[512];
-	if (pack_check_window(k, opt, err, sizeof(err)))
+	if (kernel_limits_check(note, k, opt, err, sizeof(err)) ||
+	    base_window_check(k, opt, err, sizeof(err)))
 		return error(in, "%s", err);
 	return 0;
 }
 
-/* What the command line chose besides the options' values. */
-struct choices {
-	int stats, verbose;
-	int align_given, min_given, max_given, virt_align_given, range_given, handoff_given;
-};
+/* Options that mean nothing for this kernel: said, not silently dropped. */
+static void warn_unused_options(const char *in, const struct kernel_elf *k,
+				const struct choices *ch)
+{
+	if (k->arch != KSLIDE_ARCH_I386 || (!ch->given.virt_align && !ch->given.range))
+		return;
+	fprintf(stderr, "%s: warning: %s: %s%s%s ignored: an i386 kernel's virtual base follows its "
+			"physical one\n",
+		progname, in, ch->given.virt_align ? "--virt-align" : "",
+		ch->given.virt_align && ch->given.range ? " and " : "",
+		ch->given.range ? "--virt-range" : "");
+}
 
 /* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
 static bool has_fixed_segment(const struct kernel_elf *k)
@@ -297,39 +291,42 @@ static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
 {
 	uint64_t kernel_map = k->link_virt - k->link_phys;
 	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
-	if (!ch->align_given && h)
+	if (!ch->given.align && h)
 		opt->align = h->kernel_alignment;
-	if (!ch->min_given)
+	if (!ch->given.min)
 		opt->min = base;
 	if (k->arch == KSLIDE_ARCH_I386) {
-		if (!ch->max_given)
+		if (!ch->given.max)
 			opt->max = LINUX_I386_IMAGE_SIZE;
 		return;
 	}
-	if (!ch->max_given && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
+	if (!ch->given.max && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
 		opt->max = BELOW_4G;
-	if (!ch->virt_align_given)
+	if (!ch->given.virt_align)
 		opt->virt_align = opt->align;
-	if (!ch->range_given) {
+	if (!ch->given.range) {
 		opt->virt_min = kernel_map + base;
 		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
 	}
 }
 
-/* Defaults that depend on the kernel: the physical ceiling and the virtual window. */
+/* Defaults that depend on the kernel: the physical ceiling and the virtual window, then the
+ * limits its kslide note declares. */
 static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct linux_image *li, const struct choices *ch)
+			   const struct linux_image *li, const struct kernel_note *note,
+			   const struct choices *ch)
 {
-	if (!ch->max_given)
+	if (!ch->given.max)
 		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
 	if (!opt->virt_align)
 		opt->virt_align = opt->align;
-	if (!ch->range_given) {
+	if (!ch->given.range) {
 		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
 		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
 	}
 	if (li || has_fixed_segment(k))
 		linux_defaults(opt, k, li ? &li->header : NULL, ch);
+	kernel_limits_defaults(note, k, &ch->given, opt);
 }
 
 /* The handoff: --handoff, else the kernel's note, else what its headers say it speaks. */
@@ -360,8 +357,22 @@ static const char *choose_handoff(struct pack_options *opt, const struct choices
  * The Multiboot pass-through: the kernel's own requests go into the image's headers, its
  * relocatable tag bounds the placement, and its entry address tag is the entry.
  */
+/* The kernel's Multiboot2 relocatable tag narrows the window; an option it overrides is named. */
+static void narrow(const char *in, const char *option, bool given, uint64_t *value, uint64_t to,
+		   bool narrower)
+{
+	if (!narrower)
+		return;
+	if (given)
+		fprintf(stderr, "%s: warning: %s: %s 0x%llx overridden by the kernel's Multiboot2 "
+				"relocatable tag: 0x%llx\n",
+			progname, in, option, (unsigned long long)*value, (unsigned long long)to);
+	*value = to;
+}
+
 static int prepare_multiboot(const char *in, struct kernel_elf *k,
-			     const struct multiboot_requests *mb, struct pack_options *opt)
+			     const struct multiboot_requests *mb, struct pack_options *opt,
+			     const struct choices *ch)
 {
 	if (mb->refusal[0])
 		return error(in, "%s", mb->refusal);
@@ -372,16 +383,23 @@ static int prepare_multiboot(const char *in, struct kernel_elf *k,
 		if (mb->entry_addr < k->link_phys || mb->entry_addr - k->link_phys >= k->mem_size)
 			return error(in, "its Multiboot2 entry address 0x%x lies outside the kernel",
 				     (unsigned)mb->entry_addr);
+		if (!kernel_elf_runs_code_at(k, mb->entry_addr - k->link_phys))
+			return error(in, "its Multiboot2 entry address 0x%x is not in the file bytes "
+					 "of an executable segment: an entry point must be code",
+				     (unsigned)mb->entry_addr);
 		k->entry_offset = mb->entry_addr - k->link_phys;
 	}
 	if (mb->bounded) {
-		if (mb->min_addr > opt->min)
-			opt->min = mb->min_addr;
-		if (mb->max_end < opt->max)
-			opt->max = mb->max_end;
-		if (mb->align > opt->align)
-			opt->align = mb->align;
+		narrow(in, "--min", ch->given.min, &opt->min, mb->min_addr, mb->min_addr > opt->min);
+		narrow(in, "--max", ch->given.max, &opt->max, mb->max_end, mb->max_end < opt->max);
+		narrow(in, "--align", ch->given.align, &opt->align, mb->align, mb->align > opt->align);
 	}
+	if (mb->mb2_dropped)
+		fprintf(stderr, "%s: warning: %s: %zu optional Multiboot2 tag%s of the kernel's header "
+				"left out of the image, which relocation cannot honour: type %u (%s)%s\n",
+			progname, in, mb->mb2_dropped, mb->mb2_dropped == 1 ? "" : "s",
+			(unsigned)mb->mb2_dropped_type, mb->mb2_dropped_name,
+			mb->mb2_dropped > 1 ? " and others" : "");
 	/* Without a header of its own the kernel takes what either kind of loader gives. */
 	opt->multiboot = mb->mb1 || mb->mb2 ? mb : NULL;
 	return 0;
@@ -479,10 +497,10 @@ static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note 
 		       struct multiboot_requests *mb, struct linux_image *li, bool *is_linux)
 {
 	size_t len;
-	uint8_t *buf = read_file(in, &len);
-	if (!buf)
-		return error(in, "%s", strerror(errno));
 	char err[512];
+	uint8_t *buf = pack_read_input(in, &len, err, sizeof(err));
+	if (!buf)
+		return error(in, "%s", err);
 	memset(note, 0, sizeof(*note));
 	memset(mb, 0, sizeof(*mb));
 	*is_linux = bzimage_detect(buf, len);
@@ -527,7 +545,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (read_kernel(in, &k, &note, &mb, &li, &is_linux))
 		return 1;
 	const char *handoff_why = choose_handoff(opt, ch, &note, &mb, is_linux);
-	apply_defaults(opt, &k, is_linux ? &li : NULL, ch);
+	apply_defaults(opt, &k, is_linux ? &li : NULL, &note, ch);
 	int rc = check_linux_handoff(in, opt, is_linux);
 	if (!rc && is_linux) {
 		opt->handoff_data = li.header.bytes;
@@ -535,21 +553,23 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		opt->memory_size = li.memory_size;
 	}
 	if (!rc && opt->handoff == KSLIDE_HANDOFF_MULTIBOOT)
-		rc = prepare_multiboot(in, &k, &mb, opt);
+		rc = prepare_multiboot(in, &k, &mb, opt, ch);
 	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
 	char err[512];
 	if (!rc)
-		rc = check_options(opt, &k, is_linux ? &li : NULL, in);
+		rc = check_options(opt, &k, is_linux ? &li : NULL, &note, in);
+	if (!rc)
+		warn_unused_options(in, &k, ch);
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
-	if (!rc && pack_write_atomic(out, img.bytes, img.size, err, sizeof(err)))
-		rc = error(out, "%s", err);
+	if (!rc && pack_write_output(out, img.bytes, img.size, err, sizeof(err)))
+		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
 		warn_link_inside_image(in, &k, img.size);
-	if (!rc && ch->stats)
-		print_stats(&img);
+	if (!rc && ch->stats) /* not into the image when it goes to standard output */
+		print_stats(&img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
 	if (!rc && ch->verbose && is_linux)
 		print_linux(&li);
 	if (!rc && ch->verbose)
@@ -596,22 +616,22 @@ int main(int argc, char **argv)
 			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 				return error(NULL, "invalid number '%s' for --%s", optarg,
 					     longopts[c - OPT_ALIGN + 1].name);
-			ch.align_given |= c == OPT_ALIGN;
-			ch.min_given |= c == OPT_MIN;
-			ch.max_given |= c == OPT_MAX;
-			ch.virt_align_given |= c == OPT_VIRT_ALIGN;
+			ch.given.align |= c == OPT_ALIGN;
+			ch.given.min |= c == OPT_MIN;
+			ch.given.max |= c == OPT_MAX;
+			ch.given.virt_align |= c == OPT_VIRT_ALIGN;
 			break;
 		case OPT_VIRT_RANGE:
 			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
 				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
 						   "with MIN < END)",
 					     optarg);
-			ch.range_given = 1;
+			ch.given.range = true;
 			break;
 		case OPT_HANDOFF:
 			if (parse_handoff(optarg, &opt.handoff))
 				return 1;
-			ch.handoff_given = 1;
+			ch.handoff_given = true;
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
 		case OPT_STATS: ch.stats = 1; break;
@@ -628,5 +648,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	/* Before any work: an output that cannot take the image is refused at once. */
+	char err[512];
+	if (pack_output_check(out, err, sizeof(err)))
+		return error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
+	if (strcmp(out, PACK_STDOUT) == 0)
+		signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error with a message */
 	return pack(argv[optind], out, &opt, &ch);
 }

@@ -12,6 +12,8 @@
 #define DIRECT_MAP_SPAN LOWMEM_LIMIT
 #define KERNEL_PHYS_LIMIT LOWMEM_LIMIT
 #define VIRT_FOLLOWS_PHYS 1 /* virtual = physical + KERNEL_VIRT_OFFSET, always */
+#define KERNEL_VIRT_MIN 0   /* so no virtual window of its own (its kslide note) */
+#define KERNEL_VIRT_END 0
 #define PAGE_TABLE_SPAN 0x400000 /* 4 MiB mapped by one page table */
 #define LOWMEM_TABLES (LOWMEM_LIMIT / PAGE_TABLE_SPAN)
 #define PDE_INDEX_OF_OFFSET (KERNEL_VIRT_OFFSET / PAGE_TABLE_SPAN)

@@ -16,12 +16,23 @@
 #define KERNEL_LINK_PHYS 0x01000000 /* 16 MiB, as on i386 */
 /* The top 16 MiB: reserved for mappings at fixed addresses that must not depend on the slide. */
 #define FIXED_AREA 0xffffffffff000000
-/* Where the kernel maps all RAM (kernel/x86_64/paging.c), and how much at most. */
+/* Where the kernel maps all RAM (kernel/x86_64/paging.c), and how much at most (64 GiB). */
 #define DIRECT_MAP 0xffff800000000000ull
-#define DIRECT_MAP_LIMIT (64ull << 30)
+#define DIRECT_MAP_LIMIT 0x1000000000
 #define DIRECT_MAP_SPAN DIRECT_MAP_LIMIT
-/* Highest end of the kernel's physical range kslide-pack allows by default (64 TiB). */
-#define KERNEL_PHYS_LIMIT 0x400000000000ull
+/* The kernel reaches its own frames through the direct map too (paging_check.c, frames.c):
+ * it must end below the direct map's end. Its kslide note tells kslide-pack. */
+#define KERNEL_PHYS_LIMIT DIRECT_MAP_LIMIT
+/* The virtual range the image may take (its kslide note): a PIE anywhere in the upper half
+ * between the direct map and FIXED_AREA, the kernel model in the top 2 GiB below FIXED_AREA
+ * (its 32-bit fields reach no further). The PIE's start is DIRECT_MAP + DIRECT_MAP_LIMIT,
+ * spelled for the assembler. */
+#ifdef __pie__
+#define KERNEL_VIRT_MIN (0xffff800000000000 + DIRECT_MAP_LIMIT)
+#else
+#define KERNEL_VIRT_MIN 0xffffffff80000000
+#endif
+#define KERNEL_VIRT_END FIXED_AREA
 #define VIRT_FOLLOWS_PHYS 0
 
 /* The entry area (kernel/entry_area.h) lies somewhere in FIXED_AREA, at a page drawn at

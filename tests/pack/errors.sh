@@ -174,11 +174,14 @@ expect_fail "a kernel without its last 100 bytes" \
 	"section headers lie past the end of the file" "$T/trunc-tail.elf"
 
 #### the ELF header ####
-expect_fail "an object file" "not an executable (link the kernel" "$T/good.o"
-# ld's own PIE script (a custom one with -pie still gives ET_EXEC).
+expect_fail "an object file" "an object file (ET_REL), not a linked kernel: link it" "$T/good.o"
+# ld's own PIE script (a custom one with -pie still gives ET_EXEC): with its interpreter a
+# program for ld.so, without it a PIE, which an i386 kernel cannot be.
 ld -m elf_i386 -pie --emit-relocs -o "$T/pie.elf" "$T/good.o" 2>/dev/null
-expect_fail "an i386 position-independent executable" "an i386 kernel cannot be a PIE" \
-	"$T/pie.elf"
+expect_fail "an i386 PIE with an interpreter" \
+	"a program for a dynamic loader (it has PT_INTERP), not a kernel" "$T/pie.elf"
+ld -m elf_i386 -pie --no-dynamic-linker --emit-relocs -o "$T/pie-static.elf" "$T/good.o" 2>/dev/null
+expect_fail "an i386 static PIE" "an i386 kernel cannot be a PIE (ET_DYN)" "$T/pie-static.elf"
 variant arm && put16 "$T/arm.elf" 18 40 # e_machine = EM_ARM
 expect_fail "another machine" "not an i386 or x86-64 kernel" "$T/arm.elf"
 
@@ -279,9 +282,15 @@ else
 	not_ok "a per-CPU segment at virtual 0" "failed or miscounted its relocations"
 fi
 # An inverse field loses the slide: the lowest virtual base gives it its highest value. Here
-# 32 MiB below the link base, past what the int32 from _start to pcpu_var can lose.
+# 32 MiB below the link base, past what the int32 from _start to pcpu_var can lose. (Without
+# the sign-extended immediate of "movq $_start", which would fail first.)
+kernel64 percpuinv "$(echo "$ASM_PERCPU" | grep -v 'movq \$_start')" \
+	"$(lds_percpu '__per_cpu_load - 0xffffffff80000000')" --emit-relocs
 expect_fail "an inverse 32-bit field the virtual window overflows" \
-	"a 32-bit PC-relative (inverse) field at offset 0x2 would overflow" \
+	"a 32-bit PC-relative (inverse) field at payload offset 0x2 (link address 0xffffffff81000002, holding 0x7efffffa) would overflow for the virtual bases [0xffffffff7f000000, 0xffffffff7fe00000] of the window [0xffffffff7f000000, 0xffffffff81000000] that --virt-range allows; raise --virt-range's MIN to 0xffffffff80000000" \
+	--virt-range 0xffffffff7f000000:0xffffffff81010000 "$T/percpuinv.elf"
+expect_fail "a sign-extended 32-bit field the virtual window overflows" \
+	"a 32-bit sign-extended field at payload offset 0x10 (link address 0xffffffff81000010, holding 0x81000000) would overflow for the virtual bases [0xffffffff7f000000, 0xffffffff7fe00000]" \
 	--virt-range 0xffffffff7f000000:0xffffffff81010000 "$T/percpu.elf"
 kernel64 percpufar "$ASM_PERCPU" "$(lds_percpu 0x9000000)" --emit-relocs
 expect_fail "a per-CPU segment loaded outside the image" \
@@ -303,8 +312,9 @@ _start:	movl $_start, %eax
 ENTRY(_start)
 SECTIONS { . = 0x1000000; .text : { *(.text) } }
 ' --emit-relocs
-expect_fail "a 32-bit field the virtual window overflows" \
-	"would overflow for some bases in --virt-range" "$T/x64low.elf"
+expect_fail "a 32-bit field no base of the virtual window can hold" \
+	"a 32-bit field at payload offset 0x1 (link address 0x1000001, holding 0x1000000) would overflow for the virtual bases [0xffffffff80000000, 0xfffffffffee00000] of the window [0xffffffff80000000, 0xfffffffffee00000] that --virt-range allows; no base of the window can hold it (a -mcmodel=kernel kernel must stay in the top 2 GiB)" \
+	"$T/x64low.elf"
 
 # A 32-bit field inside a 64-bit one: the stub refuses overlapping fields of any kinds.
 kernel64 crosskinds '

@@ -2,16 +2,10 @@
  * Image assembly: the stub's bytes, then the payload, then the relocation table; the stub's
  * Multiboot header is stretched over all of it and its kslide header filled in and checksummed.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "include/kslide/image.h"
 #include "lib/errors.h"
@@ -66,12 +60,6 @@ static uint64_t fixup_width(enum reloc_kind kind)
 		break;
 	}
 	return 4;
-}
-
-/* Whether a 32-bit kind reads its field sign-extended. */
-static bool signed_field(enum reloc_kind kind)
-{
-	return kind == RELOC_ADD32S || kind == RELOC_SUB32S;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -234,43 +222,6 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	}
 }
 
-static int64_t field_value(const struct kernel_elf *k, const struct fixup *f)
-{
-	const uint8_t *p = k->payload + f->offset;
-	uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		     (uint32_t)p[3] << 24;
-	return signed_field(f->kind) ? (int64_t)(int32_t)v : (int64_t)v;
-}
-
-int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
-		      size_t err_cap)
-{
-	if (k->arch != KSLIDE_ARCH_X86_64)
-		return 0;
-	/* The slides the window allows: the lowest and the highest base, minus the link base.
-	 * The first aligned base is at most virt_min + align - 1, so virt_min bounds it. */
-	int64_t low = (int64_t)(opt->virt_min - k->link_virt);
-	int64_t high = (int64_t)(opt->virt_last - (k->mem_size - 1) - k->link_virt);
-	for (size_t i = 0; i < k->fixup_count; i++) {
-		const struct fixup *f = &k->fixups[i];
-		if (f->kind == RELOC_ADD64 || f->offset + 4 > k->file_size)
-			continue;
-		int64_t v = field_value(k, f);
-		int64_t lo = signed_field(f->kind) ? INT32_MIN : 0;
-		int64_t hi = signed_field(f->kind) ? INT32_MAX : (int64_t)UINT32_MAX;
-		/* RELOC_SUB32S fields lose the slide: the lowest base gives their highest value. */
-		bool sub = f->kind == RELOC_SUB32S;
-		if ((sub ? v - high : v + low) < lo || (sub ? v - low : v + high) > hi)
-			return fail(err, err_cap,
-				    "a %s field at offset 0x%llx would overflow for some bases in "
-				    "--virt-range; a -mcmodel=kernel kernel must stay in the top 2 GiB",
-				    sub ? "32-bit PC-relative (inverse)"
-				    : signed_field(f->kind) ? "32-bit signed" : "32-bit",
-				    (unsigned long long)f->offset);
-	}
-	return 0;
-}
-
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
 {
@@ -347,42 +298,4 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	out->relocs_size = relocs_size;
 	out->reloc_count = k->fixup_count;
 	return 0;
-}
-
-int pack_write_atomic(const char *path, const uint8_t *bytes, size_t size, char *err,
-		      size_t err_cap)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		return fail(err, err_cap, "out of memory");
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return fail(err, err_cap, "cannot create a temporary file beside it: %s", strerror(e));
-	}
-	size_t done = 0;
-	while (done < size) {
-		ssize_t w = write(fd, bytes + done, size - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	int e = done == size ? 0 : errno ? errno : EIO;
-	if (!e && fchmod(fd, 0644) != 0)
-		e = errno;
-	if (!e && fsync(fd) != 0)
-		e = errno;
-	if (close(fd) != 0 && !e)
-		e = errno;
-	if (!e && rename(tmp, path) != 0)
-		e = errno;
-	if (e)
-		unlink(tmp);
-	free(tmp);
-	return e ? fail(err, err_cap, "cannot write: %s", strerror(e)) : 0;
 }

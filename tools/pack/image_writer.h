@@ -38,24 +38,11 @@ struct packed_image {
 int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
 		       size_t err_cap);
 
-/*
- * Whether every 32-bit field stays representable for any virtual base the options allow
- * (R_X86_64_32 and _32S limit a -mcmodel=kernel kernel to the top 2 GiB). 0, or -1 with a
- * message naming the first field that would overflow.
- */
-int pack_check_window(const struct kernel_elf *k, const struct pack_options *opt, char *err,
-		      size_t err_cap);
-
 /* Offset of the kslide header (its magic, on an 8-byte boundary) in a stub or image, or -1. */
 long pack_find_kslide_header(const uint8_t *stub, size_t size);
 
 /* Build the image from a stub binary and a kernel. */
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap);
-
-/* Write bytes to path via a temporary file in the same directory and rename(2): the path
- * holds either the old content or the whole new one, never a part. */
-int pack_write_atomic(const char *path, const uint8_t *bytes, size_t size, char *err,
-		      size_t err_cap);
 
 #endif

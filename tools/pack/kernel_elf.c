@@ -198,6 +198,7 @@ static int record_segment(struct reader *r, size_t i, const GElf_Phdr *p, void *
 	s->mem_size = p->p_memsz;
 	s->vaddr = p->p_vaddr;
 	s->fixed = links_at_zero(r, p);
+	s->executable = p->p_flags & PF_X;
 	if (p->p_filesz && p->p_paddr + p->p_filesz > m->file_end)
 		m->file_end = p->p_paddr + p->p_filesz;
 	return 0;
@@ -283,6 +284,27 @@ static int copy_segments(struct reader *r, const uint8_t *buf, size_t len)
 	return 0;
 }
 
+bool kernel_elf_runs_code_at(const struct kernel_elf *k, uint64_t offset)
+{
+	for (size_t i = 0; i < k->segment_count; i++) {
+		const struct kernel_segment *s = &k->segments[i];
+		if (s->executable && !s->fixed && offset >= s->offset &&
+		    offset - s->offset < s->file_size)
+			return true;
+	}
+	return false;
+}
+
+/* A kernel has code: some executable segment holds bytes of the file. */
+static int check_code(struct reader *r)
+{
+	for (size_t i = 0; i < r->k->segment_count; i++)
+		if (r->k->segments[i].executable && r->k->segments[i].file_size)
+			return 0;
+	return reader_fail(r, "no executable segment holds bytes of the file (a PT_LOAD with PF_X "
+			      "and a file size): a kernel has code");
+}
+
 static int read_entry(struct reader *r)
 {
 	GElf_Ehdr eh;
@@ -294,6 +316,10 @@ static int read_entry(struct reader *r)
 		k->entry_offset = eh.e_entry - k->link_phys;
 	else
 		return reader_fail(r, "entry point outside the image (0x%llx)", (unsigned long long)eh.e_entry);
+	if (!kernel_elf_runs_code_at(k, k->entry_offset))
+		return reader_fail(r, "entry point 0x%llx is not in the file bytes of an executable "
+				      "segment: the ELF header's e_entry must point at code",
+				   (unsigned long long)eh.e_entry);
 	return 0;
 }
 
@@ -352,21 +378,29 @@ static int read_kernel(const uint8_t *buf, size_t len, struct kernel_elf *out, c
 	int rc = -1;
 	if (!r.elf || !gelf_getehdr(r.elf, &eh))
 		reader_fail(&r, "malformed ELF header");
-	else if (eh.e_type != ET_EXEC && !(eh.e_type == ET_DYN && eh.e_machine == EM_X86_64))
-		reader_fail(&r, eh.e_type == ET_DYN ? "an i386 kernel cannot be a PIE: link it with "
-						  "--emit-relocs"
-					: "not an executable (link the kernel, do not pack an object file)");
 	else if (!(eh.e_machine == EM_386 && gelf_getclass(r.elf) == ELFCLASS32) &&
 		 !(eh.e_machine == EM_X86_64 && gelf_getclass(r.elf) == ELFCLASS64))
-		reader_fail(&r, "not an i386 or x86-64 kernel");
+		reader_fail(&r, "not an i386 or x86-64 kernel (ELF machine %u)", (unsigned)eh.e_machine);
+	else if (eh.e_type == ET_REL)
+		reader_fail(&r, "an object file (ET_REL), not a linked kernel: link it (ld "
+				"--emit-relocs) and pack the result");
+	else if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		reader_fail(&r, "ELF type %u is not an executable: a kernel is ET_EXEC, or ET_DYN for "
+				"an x86-64 static PIE",
+			    (unsigned)eh.e_type);
 	else {
 		out->arch = eh.e_machine == EM_386 ? KSLIDE_ARCH_I386 : KSLIDE_ARCH_X86_64;
 		out->fixups_follow_virt = out->arch == KSLIDE_ARCH_X86_64;
 		out->pie = out->arch == KSLIDE_ARCH_X86_64 &&
 			   (eh.e_type == ET_DYN || has_dynamic_segment(r.elf));
 		rc = check_tables(&r, &eh, len);
+		rc = rc ? rc : reader_check_kernel_shape(&r);
+		if (!rc && eh.e_type == ET_DYN && out->arch == KSLIDE_ARCH_I386)
+			rc = reader_fail(&r, "an i386 kernel cannot be a PIE (ET_DYN): link it as an "
+					     "executable with --emit-relocs");
 		rc = rc ? rc : read_segments(&r);
 		rc = rc ? rc : copy_segments(&r, buf, len);
+		rc = rc ? rc : check_code(&r);
 		rc = rc ? rc : read_entry(&r);
 		if (relocations)
 			rc = rc ? rc : out->pie ? dynamic_relocs_read(&r) : emit_relocs_read(&r);

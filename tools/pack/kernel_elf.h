@@ -25,6 +25,7 @@ struct kernel_segment {
 	uint64_t mem_size;
 	uint64_t vaddr; /* as linked */
 	bool fixed;
+	bool executable; /* PF_X */
 };
 
 struct kernel_elf {
@@ -73,6 +74,9 @@ int kernel_elf_read_segments(const uint8_t *buf, size_t len, struct kernel_elf *
  * contents. 0 if it is not an ELF file libelf can read.
  */
 uint64_t kernel_elf_file_extent(const uint8_t *buf, size_t len);
+
+/* Whether the payload byte at offset is code: in the file bytes of an executable segment. */
+bool kernel_elf_runs_code_at(const struct kernel_elf *k, uint64_t offset);
 void kernel_elf_free(struct kernel_elf *k);
 
 #endif

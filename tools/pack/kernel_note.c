@@ -1,9 +1,11 @@
 /*
  * Reading the kslide note (include/kslide/kernel.h) with libelf: any SHT_NOTE section whose
- * note has owner "kslide" and type KSLIDE_NOTE_KERNEL; usually `.kslide.note`.
+ * note has owner "kslide" and type KSLIDE_NOTE_KERNEL; usually `.kslide.note`. Version 1 names
+ * the handoff, version 2 the kernel's limits too.
  */
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,22 +19,48 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
 static int read_desc(const uint8_t *desc, size_t size, struct kernel_note *note, char *err,
 		     size_t err_cap)
 {
-	if (size < KSLIDE_NOTE_DESC_SIZE) {
+	if (size < KSLIDE_NOTE_DESC_SIZE_V1) {
 		snprintf(err, err_cap, "its kslide note is %zu bytes, too short", size);
 		return -1;
 	}
 	uint32_t version = get32(desc + KSLIDE_NOTE_DESC_VERSION);
-	if (version != KSLIDE_NOTE_VERSION) {
-		snprintf(err, err_cap, "its kslide note is version %u; this kslide-pack reads %u",
-			 (unsigned)version, (unsigned)KSLIDE_NOTE_VERSION);
+	size_t want = version == KSLIDE_NOTE_VERSION_HANDOFF ? KSLIDE_NOTE_DESC_SIZE_V1
+		      : version == KSLIDE_NOTE_VERSION	     ? KSLIDE_NOTE_DESC_SIZE
+							     : 0;
+	if (!want) {
+		snprintf(err, err_cap, "its kslide note is version %u; this kslide-pack reads %u and %u",
+			 (unsigned)version, (unsigned)KSLIDE_NOTE_VERSION_HANDOFF,
+			 (unsigned)KSLIDE_NOTE_VERSION);
+		return -1;
+	}
+	if (size < want) {
+		snprintf(err, err_cap, "its kslide note (version %u) is %zu bytes; that version has %zu",
+			 (unsigned)version, size, want);
 		return -1;
 	}
 	note->present = true;
+	note->version = version;
 	note->handoff = get32(desc + KSLIDE_NOTE_DESC_HANDOFF);
+	if (version == KSLIDE_NOTE_VERSION_HANDOFF)
+		return 0;
+	note->phys_end = get64(desc + KSLIDE_NOTE_DESC_PHYS_END);
+	note->align = get64(desc + KSLIDE_NOTE_DESC_ALIGN);
+	note->virt_min = get64(desc + KSLIDE_NOTE_DESC_VIRT_MIN);
+	note->virt_end = get64(desc + KSLIDE_NOTE_DESC_VIRT_END);
 	return 0;
+}
+
+bool kernel_note_has_limits(const struct kernel_note *note)
+{
+	return note->phys_end || note->align || note->virt_min || note->virt_end;
 }
 
 int kernel_note_read(const uint8_t *file, size_t len, struct kernel_note *note, char *err,

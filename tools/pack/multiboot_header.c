@@ -196,7 +196,10 @@ static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32
 		return 0;
 	}
 	if (optional) {
-		r->mb2_dropped++;
+		if (!r->mb2_dropped++) {
+			r->mb2_dropped_type = type;
+			r->mb2_dropped_name = mb2_tag_name(type);
+		}
 		return 0;
 	}
 	refuse(r, "its Multiboot2 header requires tag type %u (%s), which kslide cannot honour",

@@ -24,6 +24,8 @@ struct multiboot_requests {
 	uint8_t mb2_tags[KSLIDE_MB2_KERNEL_TAGS_ROOM];
 	size_t mb2_tags_size;
 	size_t mb2_dropped; /* optional tags kslide cannot honour, left out */
+	uint16_t mb2_dropped_type; /* the first of them, for the warning */
+	const char *mb2_dropped_name;
 
 	/* A Multiboot2 relocatable tag: the kernel's own bounds on its physical placement. */
 	bool bounded;

@@ -1,0 +1,91 @@
+/*
+ * Whether an ELF file holds a kernel at all, before its segments are read: a separate
+ * debug-info file (its loadable sections NOBITS), a program for a dynamic loader, a shared
+ * library. Each refusal says what a kernel would have instead. What the segments themselves
+ * must be (code with file bytes, the entry point in it) kernel_elf.c checks as it reads them.
+ */
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "tools/pack/elf_reader.h"
+
+/* A separate debug-info file (objcopy --only-keep-debug, /usr/lib/debug): code sections
+ * whose bytes stayed in the stripped file. */
+static bool code_has_no_bytes(Elf *elf, const char **name)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	bool code = false, nobits_only = true;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
+		if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		if (!code)
+			*name = elf_strptr(elf, shstrndx, sh.sh_name);
+		code = true;
+		nobits_only &= sh.sh_type == SHT_NOBITS;
+	}
+	if (!*name)
+		*name = "?";
+	return code && nobits_only;
+}
+
+/* The first dynamic entry of this tag with a string value, or NULL. */
+static const char *dynamic_string(Elf *elf, GElf_Sxword tag)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
+		if (sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+			if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == tag) {
+				const char *s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+				return s ? s : "?";
+			}
+		}
+	}
+	return NULL;
+}
+
+static bool has_interpreter(Elf *elf)
+{
+	size_t count;
+	if (elf_getphdrnum(elf, &count) != 0)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr p;
+		if (gelf_getphdr(elf, (int)i, &p) && p.p_type == PT_INTERP)
+			return true;
+	}
+	return false;
+}
+
+int reader_check_kernel_shape(struct reader *r)
+{
+	const char *name = NULL, *s;
+	if (code_has_no_bytes(r->elf, &name))
+		return reader_fail(r, "a separate debug-info file: its code (%s) holds no bytes "
+				      "(SHT_NOBITS); pack the kernel itself, not its debug file",
+				   name);
+	if (has_interpreter(r->elf))
+		return reader_fail(r, "a program for a dynamic loader (it has PT_INTERP), not a kernel: "
+				      "a kernel is linked static (ld -static, or -pie "
+				      "--no-dynamic-linker for a PIE)");
+	if ((s = dynamic_string(r->elf, DT_SONAME)))
+		return reader_fail(r, "a shared library (DT_SONAME %s), not a kernel", s);
+	if ((s = dynamic_string(r->elf, DT_NEEDED)))
+		return reader_fail(r, "it needs a shared library (DT_NEEDED %s): a kernel is linked "
+				      "static",
+				   s);
+	return 0;
+}

@@ -15,12 +15,15 @@
 #              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
 #   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
+#   -L         a Linux kernel with the tests' initramfs (tests/linux/init.c): the pass is init's
+#              "kslide-linux:" line, whose _text must be the stub's base and whose "Kernel
+#              code" must start at its phys, and QEMU ending by Linux's power off (status 0)
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga=""
+disc=false uefi=false vga="" linux=false
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:FHDUV opt; do
+while getopts a:c:m:A:e:N:t:l:I:FHDUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -38,6 +41,7 @@ $OPTARG" ;;
 	D) disc=true ;;
 	U) uefi=true arch=x86_64 ;;
 	V) vga="-vga std" ;;
+	L) linux=true want=0 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -94,11 +98,29 @@ check_expects() {
 	done || fail "log matches what it must not"
 }
 
+# Hex without leading zeros: kallsyms pads to the word size, /proc/iomem to 8 digits.
+bare_hex() { echo "$1" | sed 's/^0x0*\([0-9a-f]\)/0x\1/'; }
+check_linux() {
+	report=$(grep -a '^kslide-linux: ' "$log" | head -n 1)
+	case $report in
+	"kslide-linux: _text="*) ;;
+	"") fail "Linux did not reach init (no kslide-linux line)" ;;
+	*) fail "init could not report: $report" ;;
+	esac
+	text=$(bare_hex "$(echo "$report" | sed -n 's/.* _text=\(0x[0-9a-f]*\).*/\1/p')")
+	code=$(bare_hex "$(echo "$report" | sed -n 's/.* kernel_code=\(0x[0-9a-f]*\)-.*/\1/p')")
+	base=$(bare_hex "$(echo "$line" | sed -n 's/^kslide: base=\(0x[0-9a-f]*\).*/\1/p')")
+	phys=$(bare_hex "$(echo "$line" | sed -n 's/.* phys=\(0x[0-9a-f]*\).*/\1/p')")
+	[ "$text" = "$base" ] || fail "Linux's _text $text is not the stub's base $base"
+	[ "$code" = "$phys" ] || fail "Linux's Kernel code starts at $code, not the stub's phys $phys"
+}
+
 if [ "$status" != "$want" ]; then
 	case $status in
 	124) fail "timed out after ${timeout}s" ;;
 	3) fail "kernel reported failure" ;;
 	1) fail "kernel passed where failure was expected" ;;
+	0) fail "the machine powered off where isa-debug-exit was expected" ;;
 	*) fail "QEMU exit status $status" ;;
 	esac
 fi
@@ -111,4 +133,5 @@ fi
 line=$(grep -a '^kslide: base=' "$log")
 [ -n "$line" ] || fail "no kslide line"
 check_expects
+$linux && check_linux
 echo "$line"

@@ -6,7 +6,7 @@
 #     inverse 32-bit and 64-bit) and kslide-pack counts what the independent parse counts;
 #   - the fixups are the lists' entries, kind by kind;
 #   - the memory that must be free at entry is max(vmlinux span, init_size); the windows from the
-#     header (kernel_alignment, pref_address) and the ELF (the kernel map's start);
+#     header (min_alignment, pref_address) and the ELF (the kernel map's start);
 #   - the 686 payload recompressed with every codec Linux offers packs to the same image.
 # One TAP-style line per check, then "linux-pack: N passed, M failed".
 # usage: pack.sh BUILD_DIR
@@ -69,7 +69,7 @@ print(hi - lo, next(vaddr - paddr for vaddr, paddr, filesz, memsz in loads if va
 	want=$((span > init ? span : init))
 	check "$flavour: memory free at entry is max(span $span, init_size $init)" \
 		grep -q "^linux: $want bytes from the base must be free at entry" "$T/$flavour.v"
-	align=$(hex "$(u32 "$k" $((0x230)))")
+	align=$(hex $((1 << $(od -An -tu1 -j $((0x235)) -N1 "$k" | tr -d ' '))))
 	pref=$(u64hex "$k" $((0x258)))
 	if [ $flavour = 686 ]; then
 		window="base in [$pref, 0x20000000) aligned to $align"

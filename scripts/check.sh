@@ -9,8 +9,7 @@ set -u
 # In the order `make check` runs them.
 STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
 boot-i386 boot-x86_64 boot-grub boot-faults chaos-sample leak-i386 leak-x86_64 leak-x86_64-pie
-example-kernel
-boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
+example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
 
 # Boots per uniformity stage. The 440-slot i386 stage is the one with power: at 1,000 boots
 # the checker rejects the fold bias and 1.5 times the weight on a quarter of the slots with

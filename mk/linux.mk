@@ -58,8 +58,10 @@ X86_64_ORACLE_PAIRS += percpu.elf:percpu-up.elf
 oracle: $(X86_64_PERCPU_ELFS)
 
 # The setup header and the lists' splitting are pure, so host unit tests link them.
-$(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o
-$(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o
+$(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o \
+	$(BUILD)/host/tools/pack/fail.o
+$(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o \
+	$(BUILD)/host/tools/pack/fail.o
 
 # The boot tests' images: each kernel packed with its header's defaults, and a GRUB ISO
 # (multiboot2 + module2, BIOS and UEFI) with the arch's initramfs as the first module, so

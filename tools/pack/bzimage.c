@@ -3,11 +3,10 @@
  * boot.rst's table "The Real-Mode Kernel Header"; each field is read only when the kernel's
  * protocol version has it.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "tools/pack/bzimage.h"
+#include "tools/pack/fail.h"
 
 #define SECTOR_BYTES 512u
 #define SETUP_SECTS_LEGACY 4u /* setup_sects 0 means 4 (boot.rst, note 1) */
@@ -44,15 +43,6 @@
 /* Before 2.06 the command line could hold 255 characters (boot.rst, cmdline_size). */
 #define LEGACY_CMDLINE_SIZE 255u
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static uint64_t get_le(const uint8_t *p, unsigned bytes)
 {
 	uint64_t v = 0;
@@ -81,20 +71,23 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 {
 	memset(h, 0, sizeof(*h));
 	if (!bzimage_detect(file, len))
-		return fail(err, err_cap, "not a bzImage (no boot flag 0xAA55 and \"HdrS\" at 0x202)");
+		return pack_fail(err, err_cap,
+				 "not a bzImage (no boot flag 0xAA55 and \"HdrS\" at 0x202)");
 	h->version = (uint16_t)get_le(file + OFF_VERSION, 2);
 	if (h->version < BZIMAGE_PROTOCOL_PAYLOAD)
-		return fail(err, err_cap, "boot protocol %u.%02u is too old: kslide needs 2.08 or "
-					  "later, which names the payload",
-			    h->version >> 8, h->version & 0xff);
+		return pack_fail(err, err_cap,
+				 "boot protocol %u.%02u is too old: kslide needs 2.08 or "
+				 "later, which names the payload",
+				 h->version >> 8, h->version & 0xff);
 	int8_t jump = (int8_t)file[OFF_JUMP + 1];
 	if (file[OFF_JUMP] != SHORT_JUMP_OPCODE || OFF_HEADER + jump < OFF_PAYLOAD_LENGTH + 4)
-		return fail(err, err_cap, "malformed setup header: the jump at 0x200 (%02x %02x) "
-					  "does not end the header past its payload fields",
-			    file[OFF_JUMP], file[OFF_JUMP + 1]);
+		return pack_fail(err, err_cap,
+				 "malformed setup header: the jump at 0x200 (%02x %02x) "
+				 "does not end the header past its payload fields",
+				 file[OFF_JUMP], file[OFF_JUMP + 1]);
 	h->size = (uint32_t)(OFF_HEADER + jump - BZIMAGE_HEADER_OFFSET);
 	if (BZIMAGE_HEADER_OFFSET + h->size > len)
-		return fail(err, err_cap, "truncated: the file ends inside its setup header");
+		return pack_fail(err, err_cap, "truncated: the file ends inside its setup header");
 	memcpy(h->bytes, file + BZIMAGE_HEADER_OFFSET, h->size);
 
 	h->setup_sects = file[OFF_SETUP_SECTS];
@@ -113,17 +106,19 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 	h->kernel_info_offset = (uint32_t)field(file, h, OFF_KERNEL_INFO, 4, V_KERNEL_INFO);
 
 	if (!(h->loadflags & BZIMAGE_LOADED_HIGH))
-		return fail(err, err_cap, "a zImage (loaded low, LOADED_HIGH clear), not a bzImage");
+		return pack_fail(err, err_cap,
+				 "a zImage (loaded low, LOADED_HIGH clear), not a bzImage");
 	if (!h->relocatable_kernel)
-		return fail(err, err_cap, "not a relocatable kernel (relocatable_kernel is 0): build "
-					  "Linux with CONFIG_RELOCATABLE");
+		return pack_fail(err, err_cap,
+				 "not a relocatable kernel (relocatable_kernel is 0): build "
+				 "Linux with CONFIG_RELOCATABLE");
 	if (h->kernel_alignment == 0 || (h->kernel_alignment & (h->kernel_alignment - 1)))
-		return fail(err, err_cap, "kernel_alignment 0x%x is not a power of two",
-			    h->kernel_alignment);
+		return pack_fail(err, err_cap, "kernel_alignment 0x%x is not a power of two",
+				 h->kernel_alignment);
 	if (h->min_alignment_log2 >= 32 || (h->min_alignment_log2 &&
 					     (1ull << h->min_alignment_log2) > h->kernel_alignment))
-		return fail(err, err_cap, "min_alignment 2^%u exceeds kernel_alignment 0x%x",
-			    h->min_alignment_log2, h->kernel_alignment);
+		return pack_fail(err, err_cap, "min_alignment 2^%u exceeds kernel_alignment 0x%x",
+				 h->min_alignment_log2, h->kernel_alignment);
 
 	unsigned sects = h->setup_sects ? h->setup_sects : SETUP_SECTS_LEGACY;
 	h->setup_bytes = (uint64_t)(sects + 1) * SECTOR_BYTES;
@@ -131,13 +126,15 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 	h->payload_length = get_le(file + OFF_PAYLOAD_LENGTH, 4);
 	h->payload_offset = h->setup_bytes + offset;
 	if (offset == 0 || h->payload_length == 0)
-		return fail(err, err_cap, "the setup header names no payload (payload_offset 0x%llx, "
-					  "payload_length %llu)",
-			    (unsigned long long)offset, (unsigned long long)h->payload_length);
+		return pack_fail(err, err_cap,
+				 "the setup header names no payload (payload_offset 0x%llx, "
+				 "payload_length %llu)",
+				 (unsigned long long)offset, (unsigned long long)h->payload_length);
 	if (h->payload_offset > len || h->payload_length > len - h->payload_offset)
-		return fail(err, err_cap, "truncated: the payload (%llu bytes at 0x%llx) runs past "
-					  "the end of the file (%zu bytes)",
-			    (unsigned long long)h->payload_length,
-			    (unsigned long long)h->payload_offset, len);
+		return pack_fail(err, err_cap,
+				 "truncated: the payload (%llu bytes at 0x%llx) runs past "
+				 "the end of the file (%zu bytes)",
+				 (unsigned long long)h->payload_length,
+				 (unsigned long long)h->payload_offset, len);
 	return 0;
 }

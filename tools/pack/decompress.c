@@ -6,9 +6,7 @@
 #include <bzlib.h>
 #include <lz4.h>
 #include <lzma.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -16,6 +14,7 @@
 #include <zstd_errors.h>
 
 #include "tools/pack/decompress.h"
+#include "tools/pack/fail.h"
 
 #define SIZE_TRAILER_BYTES 4
 #define GZIP_WINDOW_BITS (16 + MAX_WBITS) /* zlib: expect a gzip header */
@@ -37,15 +36,6 @@ static const struct codec_magic magics[] = {
 	{ CODEC_LZ4, 0x02, 0x21, "lz4" },   { CODEC_ZSTD, 0x28, 0xb5, "zstd" },
 };
 #define MAGIC_COUNT (sizeof(magics) / sizeof(magics[0]))
-
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 enum payload_codec payload_codec_detect(const uint8_t *in, size_t len)
 {
@@ -76,35 +66,38 @@ struct job {
 
 static int corrupt(const struct job *j, const char *why)
 {
-	return fail(j->err, j->err_cap, "corrupt %s payload: %s", j->name, why);
+	return pack_fail(j->err, j->err_cap, "corrupt %s payload: %s", j->name, why);
 }
 
 static int truncated(const struct job *j)
 {
-	return fail(j->err, j->err_cap, "truncated %s payload: the stream ends before its end "
-					"marker (%zu compressed bytes)",
-		    j->name, j->in_len);
+	return pack_fail(j->err, j->err_cap,
+			 "truncated %s payload: the stream ends before its end "
+			 "marker (%zu compressed bytes)",
+			 j->name, j->in_len);
 }
 
 static int wrong_size(const struct job *j, const char *how)
 {
-	return fail(j->err, j->err_cap, "corrupt %s payload: it decodes to %s than the %zu bytes "
-					"its size trailer says",
-		    j->name, how, j->out_len);
+	return pack_fail(j->err, j->err_cap,
+			 "corrupt %s payload: it decodes to %s than the %zu bytes "
+			 "its size trailer says",
+			 j->name, how, j->out_len);
 }
 
 static int left_over(const struct job *j, size_t bytes)
 {
-	return fail(j->err, j->err_cap, "corrupt %s payload: %zu bytes follow the end of its "
-					"stream, before the size trailer",
-		    j->name, bytes);
+	return pack_fail(j->err, j->err_cap,
+			 "corrupt %s payload: %zu bytes follow the end of its "
+			 "stream, before the size trailer",
+			 j->name, bytes);
 }
 
 static int gunzip(const struct job *j)
 {
 	z_stream z = { 0 };
 	if (inflateInit2(&z, GZIP_WINDOW_BITS) != Z_OK)
-		return fail(j->err, j->err_cap, "cannot start zlib: %s", z.msg ? z.msg : "?");
+		return pack_fail(j->err, j->err_cap, "cannot start zlib: %s", z.msg ? z.msg : "?");
 	z.next_in = (Bytef *)j->in;
 	z.avail_in = (uInt)j->in_len;
 	z.next_out = j->out;
@@ -134,7 +127,7 @@ static int unxz(const struct job *j, bool alone)
 	lzma_ret rc = alone ? lzma_alone_decoder(&s, UINT64_MAX)
 			    : lzma_stream_decoder(&s, UINT64_MAX, 0);
 	if (rc != LZMA_OK)
-		return fail(j->err, j->err_cap, "cannot start liblzma (error %d)", rc);
+		return pack_fail(j->err, j->err_cap, "cannot start liblzma (error %d)", rc);
 	s.next_in = j->in;
 	s.avail_in = j->in_len;
 	s.next_out = j->out;
@@ -156,7 +149,7 @@ static int unxz(const struct job *j, bool alone)
 	case LZMA_OPTIONS_ERROR:
 		return corrupt(j, "options liblzma does not support");
 	case LZMA_MEM_ERROR:
-		return fail(j->err, j->err_cap, "out of memory decompressing the payload");
+		return pack_fail(j->err, j->err_cap, "out of memory decompressing the payload");
 	default:
 		return corrupt(j, "liblzma error");
 	}
@@ -226,7 +219,7 @@ static int bunzip2(const struct job *j)
 	case BZ_UNEXPECTED_EOF:
 		return truncated(j);
 	case BZ_MEM_ERROR:
-		return fail(j->err, j->err_cap, "out of memory decompressing the payload");
+		return pack_fail(j->err, j->err_cap, "out of memory decompressing the payload");
 	default:
 		return corrupt(j, "libbz2 data error");
 	}
@@ -237,25 +230,28 @@ int payload_decompress(const uint8_t *in, size_t len, uint64_t max_out, uint8_t 
 {
 	enum payload_codec codec = payload_codec_detect(in, len);
 	if (codec == CODEC_UNKNOWN)
-		return fail(err, err_cap, "unknown payload compression (first bytes %02x %02x; boot.rst "
-					  "lists gzip, bzip2, lzma, xz, lzo, lz4 and zstd)",
-			    len > 0 ? in[0] : 0, len > 1 ? in[1] : 0);
+		return pack_fail(err, err_cap,
+				 "unknown payload compression (first bytes %02x %02x; boot.rst "
+				 "lists gzip, bzip2, lzma, xz, lzo, lz4 and zstd)",
+				 len > 0 ? in[0] : 0, len > 1 ? in[1] : 0);
 	if (codec == CODEC_LZO)
-		return fail(err, err_cap, "LZO-compressed payloads are not supported: build Linux "
-					  "with another CONFIG_KERNEL_* compression");
+		return pack_fail(err, err_cap,
+				 "LZO-compressed payloads are not supported: build Linux "
+				 "with another CONFIG_KERNEL_* compression");
 	if (len <= SIZE_TRAILER_BYTES)
-		return fail(err, err_cap, "truncated %s payload (%zu bytes)",
-			    payload_codec_name(codec), len);
+		return pack_fail(err, err_cap, "truncated %s payload (%zu bytes)",
+				 payload_codec_name(codec), len);
 	uint32_t size = get32(in + len - SIZE_TRAILER_BYTES);
 	if (size == 0 || size > max_out)
-		return fail(err, err_cap, "corrupt %s payload: its size trailer says %u bytes "
-					  "(at most %llu)",
-			    payload_codec_name(codec), size, (unsigned long long)max_out);
+		return pack_fail(err, err_cap,
+				 "corrupt %s payload: its size trailer says %u bytes "
+				 "(at most %llu)",
+				 payload_codec_name(codec), size, (unsigned long long)max_out);
 	struct job j = { .in = in, .in_len = len - SIZE_TRAILER_BYTES, .out = malloc(size),
 			 .out_len = size, .name = payload_codec_name(codec), .err = err,
 			 .err_cap = err_cap };
 	if (!j.out)
-		return fail(err, err_cap, "out of memory for a %u-byte payload", size);
+		return pack_fail(err, err_cap, "out of memory for a %u-byte payload", size);
 	int rc;
 	switch (codec) {
 	case CODEC_GZIP: rc = gunzip(&j); break;
@@ -264,7 +260,7 @@ int payload_decompress(const uint8_t *in, size_t len, uint64_t max_out, uint8_t 
 	case CODEC_LZ4: rc = unlz4(&j); break;
 	case CODEC_ZSTD: rc = unzstd(&j); break;
 	case CODEC_BZIP2: rc = bunzip2(&j); break;
-	default: rc = fail(err, err_cap, "internal error: no decoder for %s", j.name); break;
+	default: rc = pack_fail(err, err_cap, "internal error: no decoder for %s", j.name); break;
 	}
 	if (rc) {
 		free(j.out);

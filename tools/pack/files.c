@@ -2,27 +2,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/pack/fail.h"
 #include "tools/pack/files.h"
 
 #define TEMP_SUFFIX ".tmpXXXXXX"
 #define IMAGE_MODE 0644
-
-static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* "a FIFO": what a file that is not regular is, for messages. */
 static const char *kind_of(mode_t mode)
@@ -45,30 +35,33 @@ uint8_t *pack_read_input(const char *path, size_t *len, char *err, size_t err_ca
 	/* O_NONBLOCK: opening a FIFO would otherwise wait for a writer. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, err_cap, "%s", strerror(errno));
+		pack_fail(err, err_cap, "%s", strerror(errno));
 		return NULL;
 	}
 	struct stat st;
 	uint8_t *buf = NULL;
 	if (fstat(fd, &st) != 0)
-		fail(err, err_cap, "%s", strerror(errno));
+		pack_fail(err, err_cap, "%s", strerror(errno));
 	else if (S_ISDIR(st.st_mode))
-		fail(err, err_cap, "%s", strerror(EISDIR));
+		pack_fail(err, err_cap, "%s", strerror(EISDIR));
 	else if (!S_ISREG(st.st_mode))
-		fail(err, err_cap, "%s, not a regular file: kslide-pack reads a kernel from a regular "
-				   "file", kind_of(st.st_mode));
+		pack_fail(err, err_cap,
+			  "%s, not a regular file: kslide-pack reads a kernel from a regular "
+			  "file",
+			  kind_of(st.st_mode));
 	else if ((unsigned long long)st.st_size > PACK_INPUT_MAX)
-		fail(err, err_cap, "%llu bytes, more than the %llu MiB a kernel file may have",
-		     (unsigned long long)st.st_size, PACK_INPUT_MAX >> 20);
+		pack_fail(err, err_cap, "%llu bytes, more than the %llu MiB a kernel file may have",
+			  (unsigned long long)st.st_size, PACK_INPUT_MAX >> 20);
 	else if (!(buf = malloc(st.st_size ? (size_t)st.st_size : 1)))
-		fail(err, err_cap, "out of memory for %llu bytes", (unsigned long long)st.st_size);
+		pack_fail(err, err_cap, "out of memory for %llu bytes",
+			  (unsigned long long)st.st_size);
 	size_t done = 0, want = buf ? (size_t)st.st_size : 0;
 	while (buf && done < want) {
 		ssize_t n = read(fd, buf + done, want - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			fail(err, err_cap, "%s", strerror(errno));
+			pack_fail(err, err_cap, "%s", strerror(errno));
 			free(buf);
 			buf = NULL;
 		}
@@ -85,22 +78,25 @@ int pack_output_check(const char *path, char *err, size_t err_cap)
 {
 	if (strcmp(path, PACK_STDOUT) == 0)
 		return isatty(STDOUT_FILENO)
-			       ? fail(err, err_cap, "standard output is a terminal: redirect it, "
-						    "or give -o FILE")
+			       ? pack_fail(err, err_cap,
+					   "standard output is a terminal: redirect it, "
+					   "or give -o FILE")
 			       : 0;
 	struct stat st;
 	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 : fail(err, err_cap, "%s", strerror(errno));
+		return errno == ENOENT ? 0 : pack_fail(err, err_cap, "%s", strerror(errno));
 	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
-		return fail(err, err_cap, "a symbolic link to nothing (%s): kslide-pack replaces only "
-					  "regular files",
-			    strerror(errno));
+		return pack_fail(err, err_cap,
+				 "a symbolic link to nothing (%s): kslide-pack replaces only "
+				 "regular files",
+				 strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return fail(err, err_cap, "cannot write: %s", strerror(EISDIR));
+		return pack_fail(err, err_cap, "cannot write: %s", strerror(EISDIR));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, err_cap, "%s, not a regular file: kslide-pack replaces only regular "
-					  "files (-o - writes to standard output)",
-			    kind_of(st.st_mode));
+		return pack_fail(err, err_cap,
+				 "%s, not a regular file: kslide-pack replaces only regular "
+				 "files (-o - writes to standard output)",
+				 kind_of(st.st_mode));
 	return 0;
 }
 
@@ -124,13 +120,14 @@ static int write_atomic(const char *path, const uint8_t *bytes, size_t size, cha
 	size_t n = strlen(path);
 	char *tmp = malloc(n + sizeof(TEMP_SUFFIX));
 	if (!tmp)
-		return fail(err, err_cap, "out of memory");
+		return pack_fail(err, err_cap, "out of memory");
 	snprintf(tmp, n + sizeof(TEMP_SUFFIX), "%s%s", path, TEMP_SUFFIX);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
-		return fail(err, err_cap, "cannot create a temporary file beside it: %s", strerror(e));
+		return pack_fail(err, err_cap, "cannot create a temporary file beside it: %s",
+				 strerror(e));
 	}
 	int e = write_all(fd, bytes, size);
 	if (!e && fchmod(fd, IMAGE_MODE) != 0)
@@ -144,7 +141,7 @@ static int write_atomic(const char *path, const uint8_t *bytes, size_t size, cha
 	if (e)
 		unlink(tmp);
 	free(tmp);
-	return e ? fail(err, err_cap, "cannot write: %s", strerror(e)) : 0;
+	return e ? pack_fail(err, err_cap, "cannot write: %s", strerror(e)) : 0;
 }
 
 int pack_write_output(const char *path, const uint8_t *bytes, size_t size, char *err,
@@ -154,7 +151,9 @@ int pack_write_output(const char *path, const uint8_t *bytes, size_t size, char 
 		return -1;
 	if (strcmp(path, PACK_STDOUT) == 0) {
 		int e = write_all(STDOUT_FILENO, bytes, size);
-		return e ? fail(err, err_cap, "cannot write to standard output: %s", strerror(e)) : 0;
+		return e ? pack_fail(err, err_cap, "cannot write to standard output: %s",
+				     strerror(e))
+			 : 0;
 	}
 	/* A symbolic link stays a link: its target gets the new image. */
 	struct stat st;

@@ -2,8 +2,6 @@
  * Image assembly: the stub's bytes, then the payload, then the relocation table; the stub's
  * Multiboot header is stretched over all of it and its kslide header filled in and checksummed.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +9,7 @@
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/reloc.h"
+#include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 
 #define MULTIBOOT1_MAGIC 0x1BADB002u
@@ -26,15 +25,6 @@
 #define MB2_ADDR_LOAD_END 16
 #define MB2_ADDR_BSS_END 20
 #define PAYLOAD_ALIGN 16
-
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -78,17 +68,18 @@ static int check_overlap(const struct kernel_elf *k, char *err, size_t err_cap)
 		return 0;
 	struct fixup *sorted = malloc(k->fixup_count * sizeof(*sorted));
 	if (!sorted)
-		return fail(err, err_cap, "out of memory");
+		return pack_fail(err, err_cap, "out of memory");
 	memcpy(sorted, k->fixups, k->fixup_count * sizeof(*sorted));
 	qsort(sorted, k->fixup_count, sizeof(*sorted), by_offset);
 	int rc = 0;
 	for (size_t i = 1; i < k->fixup_count && rc == 0; i++) {
 		const struct fixup *prev = &sorted[i - 1], *next = &sorted[i];
 		if (next->offset - prev->offset < fixup_width(prev->kind))
-			rc = fail(err, err_cap,
-				  next->offset == prev->offset ? "two relocations patch offset 0x%llx"
-							       : "two relocations overlap at offset 0x%llx",
-				  (unsigned long long)next->offset);
+			rc = pack_fail(err, err_cap,
+				       next->offset == prev->offset
+					       ? "two relocations patch offset 0x%llx"
+					       : "two relocations overlap at offset 0x%llx",
+				       (unsigned long long)next->offset);
 	}
 	free(sorted);
 	return rc;
@@ -123,7 +114,7 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 	size_t cap = k->fixup_count * 10 + 64, used = 0;
 	uint8_t *out = malloc(cap);
 	if (!out)
-		return fail(err, err_cap, "out of memory");
+		return pack_fail(err, err_cap, "out of memory");
 	for (size_t i = 0; i < k->fixup_count;) {
 		size_t j = i + 1;
 		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind)
@@ -131,7 +122,7 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 		size_t w = encode_group(&k->fixups[i], j - i, out + used, cap - used);
 		if (!w) {
 			free(out);
-			return fail(err, err_cap, "relocation table overflow");
+			return pack_fail(err, err_cap, "relocation table overflow");
 		}
 		used += w;
 		i = j;
@@ -227,13 +218,14 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 {
 	long mb = find_multiboot1(stub, stub_size), kh = pack_find_kslide_header(stub, stub_size);
 	if (mb < 0 || kh < 0)
-		return fail(err, err_cap, "internal error: the embedded stub has no headers");
+		return pack_fail(err, err_cap, "internal error: the embedded stub has no headers");
 	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put
 	 * the payload on top of the stub's own variables. */
 	uint32_t declared = get32(stub + mb + 4 * MB1_LOAD_END) - get32(stub + mb + 4 * MB1_LOAD_ADDR);
 	if (declared != stub_size)
-		return fail(err, err_cap, "internal error: the embedded stub is %zu bytes but declares %u",
-			    stub_size, declared);
+		return pack_fail(err, err_cap,
+				 "internal error: the embedded stub is %zu bytes but declares %u",
+				 stub_size, declared);
 	uint8_t *table;
 	size_t relocs_size;
 	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
@@ -247,7 +239,7 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	uint8_t *img = calloc(1, l.total);
 	if (!img) {
 		free(table);
-		return fail(err, err_cap, "out of memory");
+		return pack_fail(err, err_cap, "out of memory");
 	}
 	memcpy(img, stub, stub_size);
 	memcpy(img + l.payload_offset, k->payload, k->file_size);
@@ -281,8 +273,9 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	size_t checked = (size_t)kh + sizeof(h);
 	if (checked > stub_size || (stub_size - checked) % 4) {
 		free(img);
-		return fail(err, err_cap, "internal error: the embedded stub's checked part is not "
-					  "whole words");
+		return pack_fail(err, err_cap,
+				 "internal error: the embedded stub's checked part is not "
+				 "whole words");
 	}
 	image_stub_sums(img + checked, stub_size - checked, &h.stub_sum, &h.stub_sum_of_sums);
 	h.checksum = image_checksum(img, &h);
@@ -291,7 +284,8 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	const char *why;
 	if (image_verify(img, total, &h, &why) != KS_OK) {
 		free(img);
-		return fail(err, err_cap, "internal error: built image fails verification: %s", why);
+		return pack_fail(err, err_cap, "internal error: built image fails verification: %s",
+				 why);
 	}
 	out->bytes = img;
 	out->size = total;

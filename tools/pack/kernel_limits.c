@@ -4,24 +4,14 @@
  * replaces it), and bounds the option when it is: the kernel knows what it can map of
  * itself, a command line does not.
  */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/fail.h"
 #include "tools/pack/kernel_limits.h"
 
 #define MIB 0x100000ull
 #define GIB 0x40000000ull
-
-static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void kernel_limits_defaults(const struct kernel_note *note, const struct kernel_elf *k,
 			    const struct given_options *given, struct pack_options *opt)
@@ -65,18 +55,19 @@ static int check_physical(const struct kernel_note *note, const struct kernel_el
 		return 0;
 	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
 	if (k->link_phys + size > note->phys_end)
-		return fail(err, err_cap,
-			    "it is linked at physical [0x%llx, 0x%llx), beyond the end its own kslide "
-			    "note declares (0x%llx): it could not run at its link address",
-			    (unsigned long long)k->link_phys,
-			    (unsigned long long)(k->link_phys + size),
-			    (unsigned long long)note->phys_end);
+		return pack_fail(
+			err, err_cap,
+			"it is linked at physical [0x%llx, 0x%llx), beyond the end its own kslide "
+			"note declares (0x%llx): it could not run at its link address",
+			(unsigned long long)k->link_phys, (unsigned long long)(k->link_phys + size),
+			(unsigned long long)note->phys_end);
 	if (opt->max > note->phys_end)
-		return fail(err, err_cap,
-			    "--max 0x%llx is beyond the kernel's own limit: its kslide note says it "
-			    "must end at or below 0x%llx (%s), the end of what it maps of itself",
-			    (unsigned long long)opt->max, (unsigned long long)note->phys_end,
-			    in_units(note->phys_end));
+		return pack_fail(
+			err, err_cap,
+			"--max 0x%llx is beyond the kernel's own limit: its kslide note says it "
+			"must end at or below 0x%llx (%s), the end of what it maps of itself",
+			(unsigned long long)opt->max, (unsigned long long)note->phys_end,
+			in_units(note->phys_end));
 	return 0;
 }
 
@@ -86,18 +77,20 @@ static int check_alignment(const struct kernel_note *note, const struct kernel_e
 	if (!note->align)
 		return 0;
 	if (note->align & (note->align - 1))
-		return fail(err, err_cap, "its kslide note asks for an alignment of 0x%llx, which is "
-					  "not a power of two",
-			    (unsigned long long)note->align);
+		return pack_fail(err, err_cap,
+				 "its kslide note asks for an alignment of 0x%llx, which is "
+				 "not a power of two",
+				 (unsigned long long)note->align);
 	bool x86_64 = k->arch == KSLIDE_ARCH_X86_64;
 	if (opt->align < note->align || (x86_64 && opt->virt_align < note->align))
-		return fail(err, err_cap,
-			    "--%s 0x%llx is below the alignment the kernel's kslide note asks for "
-			    "(0x%llx)",
-			    opt->align < note->align ? "align" : "virt-align",
-			    (unsigned long long)(opt->align < note->align ? opt->align
-									  : opt->virt_align),
-			    (unsigned long long)note->align);
+		return pack_fail(
+			err, err_cap,
+			"--%s 0x%llx is below the alignment the kernel's kslide note asks for "
+			"(0x%llx)",
+			opt->align < note->align ? "align" : "virt-align",
+			(unsigned long long)(opt->align < note->align ? opt->align
+								      : opt->virt_align),
+			(unsigned long long)note->align);
 	return 0;
 }
 
@@ -107,33 +100,39 @@ static int check_virtual(const struct kernel_note *note, const struct kernel_elf
 	if (!note->virt_min && !note->virt_end)
 		return 0;
 	if (k->arch != KSLIDE_ARCH_X86_64)
-		return fail(err, err_cap, "its kslide note declares a virtual window, but an i386 "
-					  "kernel's virtual base follows its physical one: leave "
-					  "VIRT_MIN and VIRT_END 0 and bound it with PHYS_END");
+		return pack_fail(err, err_cap,
+				 "its kslide note declares a virtual window, but an i386 "
+				 "kernel's virtual base follows its physical one: leave "
+				 "VIRT_MIN and VIRT_END 0 and bound it with PHYS_END");
 	uint64_t last = note->virt_end - 1; /* virt_end 0: the top of the address space */
 	if (note->virt_min > last)
-		return fail(err, err_cap, "its kslide note declares an empty virtual window "
-					  "[0x%llx, 0x%llx)",
-			    (unsigned long long)note->virt_min, (unsigned long long)note->virt_end);
+		return pack_fail(err, err_cap,
+				 "its kslide note declares an empty virtual window "
+				 "[0x%llx, 0x%llx)",
+				 (unsigned long long)note->virt_min,
+				 (unsigned long long)note->virt_end);
 	if (k->link_virt < note->virt_min || k->link_virt + (k->mem_size - 1) > last)
-		return fail(err, err_cap,
-			    "it is linked at virtual 0x%llx, outside the window its own kslide note "
-			    "declares [0x%llx, 0x%llx): it could not run at its link address",
-			    (unsigned long long)k->link_virt, (unsigned long long)note->virt_min,
-			    (unsigned long long)note->virt_end);
+		return pack_fail(
+			err, err_cap,
+			"it is linked at virtual 0x%llx, outside the window its own kslide note "
+			"declares [0x%llx, 0x%llx): it could not run at its link address",
+			(unsigned long long)k->link_virt, (unsigned long long)note->virt_min,
+			(unsigned long long)note->virt_end);
 	if (opt->virt_min < note->virt_min)
-		return fail(err, err_cap,
-			    "--virt-range starts at 0x%llx, below the kernel's own limit: its kslide "
-			    "note says its virtual range starts at or above 0x%llx",
-			    (unsigned long long)opt->virt_min, (unsigned long long)note->virt_min);
+		return pack_fail(
+			err, err_cap,
+			"--virt-range starts at 0x%llx, below the kernel's own limit: its kslide "
+			"note says its virtual range starts at or above 0x%llx",
+			(unsigned long long)opt->virt_min, (unsigned long long)note->virt_min);
 	if (opt->virt_last > last) {
 		char end[40] = "the top of the address space";
 		if (opt->virt_last != UINT64_MAX)
 			snprintf(end, sizeof(end), "0x%llx", (unsigned long long)opt->virt_last + 1);
-		return fail(err, err_cap,
-			    "--virt-range ends at %s, beyond the kernel's own limit: its kslide note "
-			    "says its virtual range ends at or below 0x%llx",
-			    end, (unsigned long long)note->virt_end);
+		return pack_fail(
+			err, err_cap,
+			"--virt-range ends at %s, beyond the kernel's own limit: its kslide note "
+			"says its virtual range ends at or below 0x%llx",
+			end, (unsigned long long)note->virt_end);
 	}
 	return 0;
 }

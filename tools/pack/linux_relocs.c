@@ -3,25 +3,15 @@
  * payload as the decompressor reads them, then checked against the kernel's segments and
  * turned into kslide fixups.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/fail.h"
 #include "tools/pack/linux_relocs.h"
 
 #define ENTRY_BYTES 4
 #define SIGN_BIT_32 0x80000000u
-
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -47,9 +37,10 @@ int linux_relocs_split(const uint8_t *tail, size_t len, bool x86_64, struct linu
 						       LINUX_RELOCS_64 };
 	memset(out, 0, sizeof(*out));
 	if (len % ENTRY_BYTES)
-		return fail(err, err_cap, "malformed relocation lists: the %zu bytes after the vmlinux "
-					  "ELF are not whole 32-bit entries",
-			    len);
+		return pack_fail(err, err_cap,
+				 "malformed relocation lists: the %zu bytes after the vmlinux "
+				 "ELF are not whole 32-bit entries",
+				 len);
 	size_t at = len; /* the lists read so far lie in [at, len) */
 	size_t lists = x86_64 ? 3 : 1;
 	for (size_t i = 0; i < lists; i++) {
@@ -57,17 +48,19 @@ int linux_relocs_split(const uint8_t *tail, size_t len, bool x86_64, struct linu
 		while (at >= ENTRY_BYTES && get32(tail + at - ENTRY_BYTES) != 0)
 			at -= ENTRY_BYTES;
 		if (at < ENTRY_BYTES)
-			return fail(err, err_cap, "malformed relocation lists: the %s list has no "
-						  "terminating zero before the vmlinux ELF",
-				    linux_relocs_list_name(order[i]));
+			return pack_fail(err, err_cap,
+					 "malformed relocation lists: the %s list has no "
+					 "terminating zero before the vmlinux ELF",
+					 linux_relocs_list_name(order[i]));
 		out->entries[order[i]] = tail + at;
 		out->count[order[i]] = (end - at) / ENTRY_BYTES;
 		at -= ENTRY_BYTES; /* the terminator */
 	}
 	if (at != 0)
-		return fail(err, err_cap, "malformed relocation lists: %zu bytes lie between the "
-					  "vmlinux ELF and them",
-			    at);
+		return pack_fail(err, err_cap,
+				 "malformed relocation lists: %zu bytes lie between the "
+				 "vmlinux ELF and them",
+				 at);
 	return 0;
 }
 
@@ -125,7 +118,7 @@ int linux_relocs_fixups(const struct linux_relocs *lists, struct kernel_elf *k, 
 		total += lists->count[l];
 	struct fixup *fixups = malloc((total ? total : 1) * sizeof(*fixups));
 	if (!fixups)
-		return fail(err, err_cap, "out of memory");
+		return pack_fail(err, err_cap, "out of memory");
 	size_t n = 0;
 	for (int l = 0; l < LINUX_RELOC_LISTS; l++) {
 		unsigned width = l == LINUX_RELOCS_64 ? 8 : 4;
@@ -134,10 +127,11 @@ int linux_relocs_fixups(const struct linux_relocs *lists, struct kernel_elf *k, 
 			uint64_t offset;
 			if (entry_offset(k, entry, width, &offset)) {
 				free(fixups);
-				return fail(err, err_cap, "%s relocation entry %zu (0x%08x) points "
-							  "outside the kernel's loaded segments",
-					    linux_relocs_list_name((enum linux_reloc_list)l), i,
-					    entry);
+				return pack_fail(err, err_cap,
+						 "%s relocation entry %zu (0x%08x) points "
+						 "outside the kernel's loaded segments",
+						 linux_relocs_list_name((enum linux_reloc_list)l),
+						 i, entry);
 			}
 			fixups[n].offset = offset;
 			fixups[n].kind = list_kind(k, (enum linux_reloc_list)l, offset);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/pack/fail.h"
 #include "tools/pack/multiboot_header.h"
 
 /* Multiboot 0.6.96, 3.1. */
@@ -52,15 +53,6 @@
 #define MB2_RELOC_ALIGN 16
 #define MB2_RELOC_SIZE 24
 #define MB2_TAG_HEADER 8
-
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void refuse(struct multiboot_requests *r, const char *fmt, ...)
 {
@@ -131,8 +123,9 @@ static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r,
 	r->mb1_flags = flags & MB1_KNOWN;
 	if (flags & MB1_VIDEO_MODE) {
 		if (room < MB1_HEADER_WITH_VIDEO)
-			return fail(err, err_cap, "its Multiboot header asks for a video mode but "
-						  "ends before the graphics fields");
+			return pack_fail(err, err_cap,
+					 "its Multiboot header asks for a video mode but "
+					 "ends before the graphics fields");
 		for (int i = 0; i < MB1_VIDEO_FIELDS; i++)
 			r->mb1_video[i] = get32(h + MB1_VIDEO_AT + 4 * i);
 	}
@@ -156,9 +149,10 @@ static int keep_tag(struct multiboot_requests *r, const uint8_t *tag, uint32_t s
 {
 	/* The end tag follows the kept ones in the same room. */
 	if (r->mb2_tags_size + padded(size) + MB2_TAG_HEADER > sizeof(r->mb2_tags))
-		return fail(err, err_cap, "its Multiboot2 header's tags need more than the %zu "
-					  "bytes the packed image has room for",
-			    sizeof(r->mb2_tags) - MB2_TAG_HEADER);
+		return pack_fail(err, err_cap,
+				 "its Multiboot2 header's tags need more than the %zu "
+				 "bytes the packed image has room for",
+				 sizeof(r->mb2_tags) - MB2_TAG_HEADER);
 	memcpy(r->mb2_tags + r->mb2_tags_size, tag, size);
 	r->mb2_tags_size += padded(size);
 	return 0;
@@ -177,13 +171,15 @@ static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32
 		return 0; /* the stub's header asks for page-aligned modules already */
 	case MB2_TAG_ENTRY:
 		if (size < MB2_ENTRY_ADDR + 4)
-			return fail(err, err_cap, "its Multiboot2 entry address tag is too short");
+			return pack_fail(err, err_cap,
+					 "its Multiboot2 entry address tag is too short");
 		r->entry_given = true;
 		r->entry_addr = get32(tag + MB2_ENTRY_ADDR);
 		return 0;
 	case MB2_TAG_RELOCATABLE:
 		if (size < MB2_RELOC_SIZE)
-			return fail(err, err_cap, "its Multiboot2 relocatable tag is too short");
+			return pack_fail(err, err_cap,
+					 "its Multiboot2 relocatable tag is too short");
 		r->bounded = true;
 		r->min_addr = get32(tag + MB2_RELOC_MIN);
 		r->max_end = get32(tag + MB2_RELOC_MAX);
@@ -216,17 +212,18 @@ static int read_mb2(const uint8_t *h, size_t room, struct multiboot_requests *r,
 		refuse(r, "its Multiboot2 header is for architecture %u, not i386 (0)",
 		       (unsigned)arch);
 	if (length < MB2_HEADER_FIXED + MB2_TAG_HEADER || length > room)
-		return fail(err, err_cap, "its Multiboot2 header length (%u) is impossible",
-			    (unsigned)length);
+		return pack_fail(err, err_cap, "its Multiboot2 header length (%u) is impossible",
+				 (unsigned)length);
 	for (size_t off = MB2_HEADER_FIXED;;) {
 		if (off + MB2_TAG_HEADER > length)
-			return fail(err, err_cap, "its Multiboot2 header has no end tag");
+			return pack_fail(err, err_cap, "its Multiboot2 header has no end tag");
 		const uint8_t *tag = h + off;
 		uint32_t size = get32(tag + 4);
 		if (size < MB2_TAG_HEADER || size > length - off)
-			return fail(err, err_cap, "its Multiboot2 header has a tag of impossible size "
-						  "%u at offset %zu",
-				    (unsigned)size, off);
+			return pack_fail(err, err_cap,
+					 "its Multiboot2 header has a tag of impossible size "
+					 "%u at offset %zu",
+					 (unsigned)size, off);
 		if (get16(tag) == MB2_TAG_END)
 			return 0;
 		if (read_mb2_tag(r, tag, size, err, err_cap))
@@ -263,7 +260,8 @@ static int apply_mb2(uint8_t *h, const struct multiboot_requests *r, char *err, 
 {
 	long end = image_mb2_end_tag(h);
 	if (end < 0)
-		return fail(err, err_cap, "internal error: the stub's Multiboot2 header has no end tag");
+		return pack_fail(err, err_cap,
+				 "internal error: the stub's Multiboot2 header has no end tag");
 	uint8_t *at = h + end;
 	memcpy(at, r->mb2_tags, r->mb2_tags_size);
 	at += r->mb2_tags_size;
@@ -280,7 +278,7 @@ int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct mult
 {
 	long mb1 = find_mb1(image, stub_size), mb2 = find_mb2(image, stub_size);
 	if (mb1 < 0 || mb2 < 0)
-		return fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
+		return pack_fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
 	uint8_t *h1 = image + mb1;
 	if (r->mb1) {
 		uint32_t flags = get32(h1 + MB1_FLAGS_AT) | r->mb1_flags;

@@ -21,6 +21,7 @@
 #include "boot/multiboot2.h"
 #include "include/kslide/multiboot.h"
 #include "lib/errors.h"
+#include "lib/unaligned.h"
 
 #define LOW_BYTES 0x10000 /* each low buffer: room for the info and its copy */
 
@@ -111,18 +112,6 @@ static void expect_registers(const struct fixture *f, uint32_t magic, uint32_t i
 	assert_int_equal(f->regs.esi | f->regs.edi | f->regs.ebp, 0);
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 static void test_multiboot1_in_place(void **state)
 {
 	(void)state;
@@ -130,8 +119,8 @@ static void test_multiboot1_in_place(void **state)
 	char *cmdline = (char *)mem + 0x1000;
 	strcpy(cmdline, CMDLINE);
 	const uint32_t flags = MB1_FLAG_MEM | MB1_FLAG_CMDLINE | MB1_FLAGS_SYMBOLS | MB1_FLAG_MMAP;
-	put32(info, flags);
-	put32(info + MB1_CMDLINE, addr32(cmdline));
+	store_le32(info, flags);
+	store_le32(info + MB1_CMDLINE, addr32(cmdline));
 	uint8_t before[128];
 	memcpy(before, info, sizeof(before));
 	lent_memory = NULL;
@@ -140,7 +129,7 @@ static void test_multiboot1_in_place(void **state)
 	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
 	expect_registers(f, MULTIBOOT1_BOOTLOADER_MAGIC, addr32(info));
 	/* The symbol fields described the packed image: their flags go, nothing else changes. */
-	assert_int_equal(get32(info), flags & ~MB1_FLAGS_SYMBOLS);
+	assert_int_equal(load_le32(info), flags & ~MB1_FLAGS_SYMBOLS);
 	assert_memory_equal(info + 4, before + 4, sizeof(before) - 4);
 	assert_string_equal(cmdline, KERNEL_WORDS);
 	assert_int_equal(lend_calls, 0);
@@ -152,8 +141,8 @@ static void test_multiboot1_in_place(void **state)
 static uint32_t add_tag(uint8_t *info, uint32_t at, uint32_t type, const void *payload,
 			uint32_t len)
 {
-	put32(info + at, type);
-	put32(info + at + 4, 8 + len);
+	store_le32(info + at, type);
+	store_le32(info + at + 4, 8 + len);
 	if (len)
 		memcpy(info + at + 8, payload, len);
 	return (at + 8 + len + 7) & ~7u;
@@ -174,8 +163,8 @@ static void test_multiboot2_copy(void **state)
 	uint32_t mmap_at = at;
 	at = add_tag(info, at, TAG_MMAP, mmap_entries, sizeof(mmap_entries));
 	at = add_tag(info, at, TAG_END, NULL, 0);
-	put32(info, at);
-	put32(info + 4, 0);
+	store_le32(info, at);
+	store_le32(info + 4, 0);
 	uint8_t mmap_tag[8 + sizeof(mmap_entries)];
 	memcpy(mmap_tag, info + mmap_at, sizeof(mmap_tag));
 
@@ -188,11 +177,11 @@ static void test_multiboot2_copy(void **state)
 	/* The copy: no ELF sections, the command line stripped, the load base moved, the map as
 	 * the loader wrote it, kslide's tag last before the end tag. */
 	bool seen_cmdline = false, seen_base = false, seen_mmap = false, seen_kslide = false;
-	uint32_t total = get32(copy), pos = 8, type = TAG_END;
+	uint32_t total = load_le32(copy), pos = 8, type = TAG_END;
 	assert_true(total <= LOW_BYTES);
 	while (pos + 8 <= total) {
-		type = get32(copy + pos);
-		uint32_t size = get32(copy + pos + 4);
+		type = load_le32(copy + pos);
+		uint32_t size = load_le32(copy + pos + 4);
 		assert_false(seen_kslide && type != TAG_END);
 		switch (type) {
 		case TAG_ELF_SECTIONS:
@@ -203,7 +192,7 @@ static void test_multiboot2_copy(void **state)
 			seen_cmdline = true;
 			break;
 		case TAG_LOAD_BASE:
-			assert_int_equal(get32(copy + pos + 8), NEW_BASE);
+			assert_int_equal(load_le32(copy + pos + 8), NEW_BASE);
 			seen_base = true;
 			break;
 		case TAG_MMAP:
@@ -235,7 +224,7 @@ static void test_multiboot2_no_memory(void **state)
 	(void)state;
 	uint8_t *info = low();
 	uint32_t at = add_tag(info, 8, TAG_END, NULL, 0);
-	put32(info, at);
+	store_le32(info, at);
 	lent_memory = NULL;
 	struct fixture *f = (struct fixture *)(void *)low();
 	setup(f, MULTIBOOT2_BOOTLOADER_MAGIC, info, NULL);

@@ -4,7 +4,7 @@
 Regions of the image file (include/kslide/image.h, the stub's linker script): the Multiboot
 headers before the kslide header, the kslide header (CRC-32), the stub's self-checked part
 (its sums in the header; the verifier, the stub's first instructions, lies inside it and is
-counted apart, the documented floor: it may skip its own check), the payload and the
+counted apart: it may skip its own check), the payload and the
 relocation table (CRC-32), plus truncations. Each sampled byte is XORed with a random non-zero
 mask. Each boot is one of:
   refused   a "kslide: error:" line (or QEMU's loader refusing the file), no kernel started
@@ -14,8 +14,10 @@ mask. Each boot is one of:
   FAILED    the kernel ran and reported failure (wrong boot information)
   HUNG      no verdict and no message within the time limit
   REBOOTED  the machine reset (triple fault; QEMU runs with -no-reboot)
-The capitalized classes are escapes unless the byte lies in the verifier. Prints one line per
-escape and a table per region; exits 1 when an escape lies outside the verifier.
+The capitalized classes are escapes unless the byte lies in a region marked "(floor)", the
+bytes nothing of kslide can check (docs/reliability.md): the verifier, and the Multiboot
+headers, whose address fields the loader acts on before the stub runs. Prints one line per
+escape and a table per region; exits 1 when an escape lies outside the floor.
 
 usage: chaos.py [-a i386|x86_64] [-n PER_REGION] [-T TRUNCATIONS] [-s SEED] [-j JOBS]
                 [-t SECONDS] IMAGE STUB_ELF      (-n 0: every byte of every region)
@@ -65,7 +67,7 @@ def regions(img, verifier):
     q = lambda off: struct.unpack_from("<Q", img, hdr + off)[0]
     payload, relocs = q(PAYLOAD_OFFSET), q(RELOCS_OFFSET)
     v0, v1 = verifier
-    return [("multiboot headers", range(0, hdr)),
+    return [("multiboot headers (floor)", range(0, hdr)),
             ("kslide header", range(hdr, hdr + HEADER_SIZE)),
             ("verifier (floor)", range(v0, v1)),
             ("stub, rest", [i for i in range(hdr + HEADER_SIZE, payload) if not v0 <= i < v1]),
@@ -166,7 +168,7 @@ def main():
             row = table.setdefault(name, dict.fromkeys(CLASSES, 0))
             row[verdict] += 1
             if verdict in ESCAPES:
-                floor = name == "verifier (floor)"
+                floor = name.endswith("(floor)")
                 escapes += not floor
                 print("%s%s: %s %s: %s" % ("" if floor else "ESCAPE ", verdict, name, what,
                                            detail))
@@ -176,7 +178,7 @@ def main():
         print("| %s | %d | %s |" % (name, sum(row.values()),
                                     " | ".join(str(row[c]) for c in CLASSES)))
     os.rmdir(tmp)
-    print("chaos: %d boots, %d escapes outside the verifier" % (len(cases), escapes))
+    print("chaos: %d boots, %d escapes outside the floor" % (len(cases), escapes))
     return 1 if escapes else 0
 
 

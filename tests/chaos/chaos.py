@@ -46,20 +46,21 @@ REFUSAL = re.compile(rb"kslide: error: [^\n]*")
 
 
 def verifier_range(stub_elf):
-    """File offsets of the self-check: from stub_entry to the first instruction after it
-    (the lgdt that follows STUB_SELF_CHECK in both entries)."""
-    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", stub_elf], check=True,
-                         capture_output=True, text=True).stdout
+    """File offsets of the self-check (boot/x86/self_check.h): from stub_entry to the target of
+    its first "je", the jump past it taken when both sums match."""
+    dis = subprocess.run(["objdump", "-d", stub_elf], check=True, capture_output=True,
+                         text=True).stdout
     start = None
     for line in dis.splitlines():
-        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)", line)
         if start is None:
             s = re.match(r"([0-9a-f]+) <stub_entry>:", line)
             if s:
                 start = int(s.group(1), 16)
-        elif m and m.group(2).startswith("lgdt"):
+            continue
+        m = re.search(r"\tje\s+([0-9a-f]+) <", line)
+        if m:
             return start - LOAD_ADDRESS, int(m.group(1), 16) - LOAD_ADDRESS
-    sys.exit("chaos: no stub_entry ... lgdt in " + stub_elf)
+    sys.exit("chaos: no stub_entry with a je in " + stub_elf)
 
 
 def regions(img, verifier):

@@ -7,9 +7,9 @@
 set -u
 
 # In the order `make check` runs them.
-STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack uniformity-checker kslide-stat boot-i386
-boot-x86_64 boot-grub boot-faults chaos-sample leak-i386 leak-x86_64 leak-x86_64-pie example-kernel
-boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
+STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
+boot-i386 boot-x86_64 boot-grub boot-faults chaos-sample leak-i386 leak-x86_64 leak-x86_64-pie
+example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
 
 # Boots per uniformity stage. The 440-slot i386 stage is the one with power: at 1,000 boots
 # the checker rejects the fold bias and 1.5 times the weight on a quarter of the slots with
@@ -27,6 +27,7 @@ run_stage() { # run_stage NAME: the stage's command
 	fuzz-smoke) make -s --no-print-directory BUILD="$B" fuzz-smoke ;;
 	pack-errors) tests/pack/errors.sh "$B" ;;
 	linux-pack) tests/linux/pack.sh "$B" ;;
+	boot-linux) tests/linux/boot.sh "$B" ;;
 	uniformity-checker) tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" \
 		"$B/i386/kernel.img" "$POWER_BOOTS" "$UNIFORM_BOOTS" ;;
 	kslide-stat) tests/stat/check.sh "$B" ;;

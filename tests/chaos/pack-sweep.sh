@@ -49,8 +49,9 @@ while IFS= read -r f; do one "$f"; done <"$T/elfs" >"$T/results"
 total=$(wc -l <"$T/elfs")
 refused=$(grep -c '^refused	' "$T/results")
 findings=$(grep -c '^FINDING' "$T/results")
-echo "refusals by message (count, message with numbers as N):"
-grep '^refused	' "$T/results" | cut -f3 | sed 's/0x[0-9a-f]*/N/g; s/[0-9][0-9]*/N/g' | sort | uniq -c |
+echo "refusals by message (count; numbers as N, library names as NAME):"
+grep '^refused	' "$T/results" | cut -f3 |
+	sed 's/(DT_\([A-Z]*\) [^)]*)/(DT_\1 NAME)/; s/0x[0-9a-f]*/N/g; s/[0-9][0-9]*/N/g' | sort | uniq -c |
 	sort -rn
 grep '^FINDING' "$T/results" | cut -f1,2 | sed 's/^/  /'
 echo "pack-sweep: $total files, $refused refused, $findings findings"

@@ -796,6 +796,14 @@ printf 'int main(void) { return 0; }\n' >"$T/prog.c"
 gcc -O2 -o "$T/prog" "$T/prog.c" || exit 1
 expect_fail "a program for the dynamic loader" \
 	"prog: a program for a dynamic loader (it has PT_INTERP), not a kernel" "$T/prog"
+# A static program (the sweep's one acceptance: a static x86-64 tool with 0 relocations).
+if gcc -O2 -static -o "$T/prog-static" "$T/prog.c" 2>/dev/null; then
+	expect_fail "a static user program" \
+		"prog-static: a program for an operating system (it has a GNU ABI tag, .note.ABI-tag), not a kernel" \
+		"$T/prog-static"
+else
+	not_ok "a static user program" "gcc -static cannot link one (libc6-dev's libc.a?)"
+fi
 printf '#include <stdio.h>\nint tiny(void) { return puts("tiny"); }\n' >"$T/lib.c"
 gcc -O2 -fpic -shared -nostdlib -Wl,-soname,libtiny.so.1 -o "$T/libtiny.so" "$T/lib.c" || exit 1
 expect_fail "a shared library" "a shared library (DT_SONAME libtiny.so.1), not a kernel" \

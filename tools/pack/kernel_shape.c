@@ -1,8 +1,9 @@
 /*
  * Whether an ELF file holds a kernel at all, before its segments are read: a separate
  * debug-info file (its loadable sections NOBITS), a program for a dynamic loader, a shared
- * library. Each refusal says what a kernel would have instead. What the segments themselves
- * must be (code with file bytes, the entry point in it) kernel_elf.c checks as it reads them.
+ * library, a static user program (its C library's ABI tag). Each refusal says what a kernel
+ * would have instead. What the segments themselves must be (code with file bytes, the entry
+ * point in it) kernel_elf.c checks as it reads them.
  */
 #include <elf.h>
 #include <gelf.h>
@@ -70,6 +71,26 @@ static bool has_interpreter(Elf *elf)
 	return false;
 }
 
+/* An NT_GNU_ABI_TAG note (.note.ABI-tag): the C library's mark of a program for an operating
+ * system ("for GNU/Linux 3.2.0"), which a static user program has and a kernel never does. */
+static bool has_abi_tag(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
+		if (sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Nhdr nh;
+		size_t at = 0, name_at, desc_at;
+		while (d && (at = gelf_getnote(d, at, &nh, &name_at, &desc_at)) > 0)
+			if (nh.n_type == NT_GNU_ABI_TAG && nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+			    memcmp((char *)d->d_buf + name_at, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) == 0)
+				return true;
+	}
+	return false;
+}
+
 int reader_check_kernel_shape(struct reader *r)
 {
 	const char *name = NULL, *s;
@@ -81,6 +102,9 @@ int reader_check_kernel_shape(struct reader *r)
 		return reader_fail(r, "a program for a dynamic loader (it has PT_INTERP), not a kernel: "
 				      "a kernel is linked static (ld -static, or -pie "
 				      "--no-dynamic-linker for a PIE)");
+	if (has_abi_tag(r->elf))
+		return reader_fail(r, "a program for an operating system (it has a GNU ABI tag, "
+				      ".note.ABI-tag), not a kernel");
 	if ((s = dynamic_string(r->elf, DT_SONAME)))
 		return reader_fail(r, "a shared library (DT_SONAME %s), not a kernel", s);
 	if ((s = dynamic_string(r->elf, DT_NEEDED)))

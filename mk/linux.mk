@@ -35,6 +35,12 @@ LINUX_PACK_LIBS := -lz -llzma -llz4 -lzstd -lbz2
 TOOL_LIBS += $(LINUX_PACK_LIBS)
 FUZZ_LIBS_elf += $(LINUX_PACK_LIBS)
 
+# The setup header and the lists' splitting on arbitrary input (tests/fuzz/fuzz_bzimage.c).
+FUZZ_NAMES += bzimage
+FUZZ_SRCS_bzimage := tools/pack/bzimage.c tools/pack/linux_relocs.c
+# mk/tests.mk's rules took their prerequisites before this line.
+fuzz fuzz-smoke: $(BUILD)/fuzz/fuzz_bzimage
+
 # The bzImage and the -dbg vmlinux of one kernel must give the same fixups (tests/linux/
 # same_fixups.c): Linux's own lists judge the ELF classifier. Needs make linux-dbg's download.
 LINUX_SAME_FIXUPS := $(BUILD)/bin/linux-same-fixups

@@ -345,6 +345,42 @@ def decoder_seeds():
     put("lz4", "plain-text", decoder_contents()["text"][:2000])
 
 
+# ---- bzimage: a synthetic setup header (boot.rst's offsets) and Linux's appended lists ----
+def bzimage(version=0x020F, setup_sects=1, payload=b"\x5d\x00\x00\x80" * 4, relocatable=1):
+    setup = bytearray(((setup_sects or 4) + 1) * 512)  # 0 means 4 (boot.rst)
+    setup[0x1F1] = setup_sects
+    struct.pack_into("<H", setup, 0x1FE, 0xAA55)
+    setup[0x200:0x202] = bytes([0xEB, 0x6A])  # the jump that ends the header at 0x26c
+    setup[0x202:0x206] = b"HdrS"
+    struct.pack_into("<H", setup, 0x206, version)
+    setup[0x211] = 1  # loadflags: LOADED_HIGH
+    struct.pack_into("<I", setup, 0x22C, 0x7FFFFFFF)  # initrd_addr_max
+    struct.pack_into("<I", setup, 0x230, 0x1000000)  # kernel_alignment
+    setup[0x234] = relocatable
+    setup[0x235] = 13  # min_alignment: 8 KiB
+    struct.pack_into("<I", setup, 0x238, 2047)  # cmdline_size
+    pad = 0x40  # the payload's offset past the setup
+    struct.pack_into("<II", setup, 0x248, pad, len(payload))
+    struct.pack_into("<Q", setup, 0x258, 0x1000000)  # pref_address
+    struct.pack_into("<I", setup, 0x260, 0x100000)  # init_size
+    return bytes(setup) + bytes(pad) + payload
+
+
+def words(*values):
+    return b"".join(struct.pack("<I", v & 0xFFFFFFFF) for v in values)
+
+
+def bzimage_seeds():
+    put("bzimage", "header-2.15", bzimage())
+    put("bzimage", "header-2.08-legacy-sects", bzimage(version=0x0208, setup_sects=0))
+    # A file ending one byte into the version after "HdrS": its read once went past the end.
+    put("bzimage", "regression-ends-in-version", bzimage()[:0x207])
+    # A regression: "HdrS" ending the file, before the version field.
+    put("bzimage", "truncated-after-magic", bzimage()[:0x206])
+    put("bzimage", "lists-i386", words(0, 0xC1000010, 0xC1000020))
+    put("bzimage", "lists-x86_64", words(0, 0x81000008, 0, 0x10, 0, 0x81000040, 0x81000044))
+
+
 if __name__ == "__main__":
     elf_seeds()
     reloc_seeds()
@@ -353,3 +389,4 @@ if __name__ == "__main__":
     multiboot2_seeds()
     slots_seeds()
     decoder_seeds()
+    bzimage_seeds()

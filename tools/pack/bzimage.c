@@ -73,6 +73,9 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 	if (!bzimage_detect(file, len))
 		return pack_fail(err, err_cap,
 				 "not a bzImage (no boot flag 0xAA55 and \"HdrS\" at 0x202)");
+	/* "HdrS" can end the file: the version after it is read only once it is there. */
+	if (len < OFF_VERSION + 2)
+		return pack_fail(err, err_cap, "truncated: the file ends inside its setup header");
 	h->version = (uint16_t)get_le(file + OFF_VERSION, 2);
 	if (h->version < BZIMAGE_PROTOCOL_PAYLOAD)
 		return pack_fail(err, err_cap,

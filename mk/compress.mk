@@ -18,3 +18,12 @@ $(filter %-lz4.img,$(COMPRESSED_IMAGES)): $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress lz4 $(COMPRESS_ARGS) -o $@ $(filter %.elf,$^)
 
 CHECK_DEPS += $(COMPRESSED_IMAGES)
+
+# Boot cost of compressed images (bench/run.sh): the 8 and 32 MiB bench kernels per codec.
+BENCH_COMPRESSED := $(foreach c,zstd lz4,$(foreach m,8 32,$(BUILD)/bench/i386/kernel-$(m)m-$(c).img \
+	$(BUILD)/bench/x86_64/kernel-$(m)m-$(c).img))
+$(BUILD)/bench/%-zstd.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --compress zstd -o $@ $<
+$(BUILD)/bench/%-lz4.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --compress lz4 -o $@ $<
+BENCH_DEPS += $(BENCH_COMPRESSED)

@@ -31,6 +31,7 @@ include mk/bench.mk
 include mk/linux.mk
 include mk/decoders.mk
 include mk/robust.mk
+include mk/compress.mk
 
 tools: $(TOOLS)
 images: $(IMAGES)

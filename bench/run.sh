@@ -30,6 +30,12 @@ for arch in i386 x86_64; do
 				"$stub" "$B/bench/$arch/kernel-${mib}m.img"
 		done
 	done
+	for codec in zstd lz4; do # compressed images (docs/format.md): decoded into the slot
+		for mib in 8 32; do
+			run "$here/boot-cost.sh" -a "$arch" -c "$cpu" "$B/bench/tbcount" "$stub" \
+				"$B/bench/$arch/kernel-${mib}m-$codec.img"
+		done
+	done
 done
 
 echo "== 4. image size: the packed image against the kernel's loadable bytes"

@@ -37,11 +37,13 @@
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/log2.h"
+#include "lib/lz4.h"
 #include "lib/pool.h"
 #include "lib/reloc.h"
 #include "lib/slots.h"
 #include "lib/string.h"
 #include "lib/uniform.h"
+#include "lib/zstd.h"
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
 #define OPTION_MAX 64
@@ -326,6 +328,49 @@ static int lend_memory(uint64_t size, uint64_t *addr)
 }
 
 /*
+ * A compressed payload (docs/format.md): decoded straight into the slot, no second copy; its
+ * bss cleared; then the fixups applied, with reloc_apply's check-everything-first. The zstd
+ * workspace is lent memory outside the slot and the image, a fixed ZSTD_WORKSPACE_SIZE; the
+ * decoders refuse a window they cannot hold (lib/zstd.h) and a frame that does not decode to
+ * exactly payload_file_size bytes fails its content checksum or the size check below.
+ */
+static int decode_and_relocate(const struct kslide_bootinfo *bi)
+{
+	const struct kslide_image_header *h = &image_header;
+	uint8_t *dst = (uint8_t *)(uintptr_t)bi->phys_base;
+	const uint8_t *src = _image_start + h->payload_offset;
+	size_t want = (size_t)h->payload_file_size, got = 0;
+	const char *why = "unknown payload codec";
+	int rc = KS_EFORMAT;
+	if (h->payload_codec == KSLIDE_CODEC_ZSTD) {
+		uint64_t workspace;
+		rc = lend_memory(ZSTD_WORKSPACE_SIZE, &workspace);
+		if (rc != KS_OK) {
+			error("no memory for the decoder's workspace", ks_strerror(rc));
+			return rc;
+		}
+		rc = zstd_decompress((void *)(uintptr_t)workspace, ZSTD_WORKSPACE_SIZE, dst, want, src,
+				     (size_t)h->payload_stored_size, &got, NULL, &why);
+	} else if (h->payload_codec == KSLIDE_CODEC_LZ4) {
+		rc = lz4_decompress(dst, want, src, (size_t)h->payload_stored_size, &got, NULL, &why);
+	}
+	if (rc == KS_OK && got != want) {
+		rc = KS_EFORMAT;
+		why = "the payload decodes to fewer bytes than the header says";
+	}
+	if (rc != KS_OK) {
+		error("cannot decompress the kernel", why);
+		return rc;
+	}
+	memset(dst + want, 0, (size_t)(h->payload_mem_size - want));
+	rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset, h->relocs_size,
+			 (int64_t)kslide_virt_slide(bi));
+	if (rc != KS_OK)
+		error("relocation table rejected", ks_strerror(rc));
+	return rc;
+}
+
+/*
  * Map, copy, clear bss, apply the fixups. Absolute addresses in the image are virtual ones, so
  * they move by the virtual slide (on i386 the same as the physical one).
  */
@@ -345,6 +390,8 @@ static int move_and_relocate(struct kslide_bootinfo *bi, struct kernel_mapping *
 	}
 	bi->handoff_start = mapping->tables_start;
 	bi->handoff_end = mapping->tables_end;
+	if (h->payload_codec != KSLIDE_CODEC_NONE)
+		return decode_and_relocate(bi);
 	/* One pass: each block is patched while the copy still has it in cache. */
 	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, _image_start + h->payload_offset,
 			h->payload_file_size, h->payload_mem_size, _image_start + h->relocs_offset,

@@ -45,7 +45,7 @@ uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *
 	struct kslide_image_header copy = *header;
 	copy.checksum = 0;
 	uint32_t crc = crc32_update(0, &copy, sizeof(copy));
-	crc = crc32_update(crc, image + header->payload_offset, header->payload_file_size);
+	crc = crc32_update(crc, image + header->payload_offset, header->payload_stored_size);
 	crc = crc32_update(crc, image + header->relocs_offset, header->relocs_size);
 	return crc32_update(crc, image + header->handoff_data_offset, header->handoff_data_size);
 }
@@ -54,8 +54,12 @@ static int check_layout(uint64_t available, const struct kslide_image_header *h,
 {
 	if (h->image_file_size > available)
 		return fail(why, "image is larger than what the boot loader loaded (truncated?)");
-	if (!inside(h->payload_offset, h->payload_file_size, h->image_file_size))
+	if (!inside(h->payload_offset, h->payload_stored_size, h->image_file_size))
 		return fail(why, "payload lies outside the image");
+	if (h->payload_codec > KSLIDE_CODEC_LZ4)
+		return fail(why, "payload codec unknown to this reader");
+	if (h->payload_codec == KSLIDE_CODEC_NONE && h->payload_stored_size != h->payload_file_size)
+		return fail(why, "uncompressed payload's stored size differs from its file size");
 	if (!inside(h->relocs_offset, h->relocs_size, h->image_file_size))
 		return fail(why, "relocation table lies outside the image");
 	if (!inside(h->handoff_data_offset, h->handoff_data_size, h->image_file_size))

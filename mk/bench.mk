@@ -41,6 +41,6 @@ $(BUILD)/bench/x86_64/kernel-%m.elf: $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64
 		--emit-relocs -o $@ $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64/pad-$*m.o \
 		$(X86_64)/kernel.kallsyms0.o $(X86_64)/obj/libkslide.a
 $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
-	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $<
 
 BENCH_DEPS := $(BENCH_BINS) $(BUILD)/bench/tbcount $(BENCH_IMAGES)

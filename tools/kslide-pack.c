@@ -16,6 +16,7 @@
 #include "include/kslide/image.h"
 #include "tools/pack/base_window.h"
 #include "tools/pack/files.h"
+#include "tools/pack/compress.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
@@ -118,6 +119,10 @@ static void usage(FILE *to)
 	for (size_t i = 0; i < HANDOFF_COUNT; i++)
 		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
 	fprintf(to,
+		"      --compress CODEC    how the payload is stored: zstd (level 22, long-distance\n"
+		"                          matching, window <= 128M), lz4 (LZ4HC 12, linked 4M\n"
+		"                          blocks), none, or auto (the default: zstd for a payload\n"
+		"                          of 1M or more, none below); both with content checksums\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
@@ -215,6 +220,7 @@ static void print_stats(const struct packed_image *img, FILE *to)
 	fprintf(to, "relocations: %zu\n", img->reloc_count);
 	fprintf(to, "table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
 		img->relocs_size, per, img->reloc_count * 4);
+	fprintf(to, "payload stored: %zu bytes\n", img->payload_stored_size);
 }
 
 /* What the command line chose besides the options' values. */
@@ -222,6 +228,7 @@ struct choices {
 	int stats, verbose;
 	struct given_options given;
 	bool handoff_given;
+	int codec; /* --compress: KSLIDE_CODEC_* or PACK_CODEC_AUTO */
 };
 
 static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
@@ -566,6 +573,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	char err[512];
 	if (!rc)
 		rc = check_options(opt, &k, is_linux ? &li : NULL, &note, in);
+	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(k.file_size) : (uint32_t)ch->codec;
 	if (!rc)
 		warn_unused_options(in, &k, ch);
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
@@ -588,7 +596,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 int main(int argc, char **argv)
 {
 	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE, OPT_HANDOFF };
+	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
@@ -599,13 +607,14 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, 0, OPT_STATS },
 		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
 		{ "handoff", required_argument, 0, OPT_HANDOFF },
+		{ "compress", required_argument, 0, OPT_COMPRESS },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
-	struct choices ch = { 0 };
+	struct choices ch = { .codec = PACK_CODEC_AUTO };
 	const char *out = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
@@ -638,6 +647,12 @@ int main(int argc, char **argv)
 			if (parse_handoff(optarg, &opt.handoff))
 				return 1;
 			ch.handoff_given = true;
+			break;
+		case OPT_COMPRESS:
+			if (pack_codec_parse(optarg, &ch.codec))
+				return error(NULL, "unknown codec '%s' for --compress (known: zstd, "
+						   "lz4, none, auto)",
+					     optarg);
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
 		case OPT_STATS: ch.stats = 1; break;

@@ -6,7 +6,8 @@
  *   ^ loaded at the stub's link address by the boot loader
  *
  * The payload is the kernel's loadable bytes as they sit in memory from link_phys_base
- * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size). The handoff
+ * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size), stored as
+ * payload_stored_size bytes of payload_codec. The handoff
  * data is what the chosen handoff needs besides the kernel (Linux: its setup header). The
  * checksum covers this header (with checksum = 0), the payload, the relocation table and the
  * handoff data; the stub's own bytes after this header are covered by stub_sum, which the
@@ -35,10 +36,15 @@
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
 #define KSLIDE_IMAGE_MAGIC_BYTES 8
-#define KSLIDE_IMAGE_VERSION 3u
+#define KSLIDE_IMAGE_VERSION 4u
 
 #define KSLIDE_ARCH_I386 1u
 #define KSLIDE_ARCH_X86_64 2u
+
+/* payload_codec: how the payload is stored (kslide-pack --compress NAME) */
+#define KSLIDE_CODEC_NONE 0u /* the kernel's bytes as they are */
+#define KSLIDE_CODEC_ZSTD 1u /* Zstandard frames (RFC 8878) with a content checksum; lib/zstd.h */
+#define KSLIDE_CODEC_LZ4 2u  /* LZ4 frames with a content checksum; lib/lz4.h */
 
 /* flags */
 #define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
@@ -84,6 +90,12 @@ struct kslide_image_header {
 	uint32_t stub_sum_of_sums;
 
 	uint32_t checksum; /* lib/crc32.h */
+
+	/* Format 4: the payload as stored. With a codec, payload_stored_size bytes at
+	 * payload_offset decode to exactly payload_file_size bytes; with none the two are equal. */
+	uint32_t payload_codec; /* KSLIDE_CODEC_* */
+	uint32_t pad; /* zero: keeps the next field at the same offset on i386 as on x86-64 */
+	uint64_t payload_stored_size;
 };
 
 #endif /* __ASSEMBLER__ */

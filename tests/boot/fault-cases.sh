@@ -12,6 +12,10 @@ relocation count cut, valid checksum	-H -t 4 -e 'relocation table rejected: malf
 relocation past the kernel, valid checksum	-H -t 4 -e 'relocation table rejected: out of bounds' $F/table-past-end.img
 last relocation overflows, valid checksum	-H -t 4 -e 'relocation table rejected: arithmetic overflow' $F/table-overflow.img
 header: file size beyond what was loaded	-H -t 4 -e 'image is larger than what the boot loader loaded' $F/header-file-size.img
+zstd payload byte flipped is refused	-H -t 4 -e 'image rejected: checksum mismatch' $F/zstd-flipped.img
+lz4 payload byte flipped is refused	-H -t 4 -e 'image rejected: checksum mismatch' $F/lz4-flipped.img
+zstd byte flipped, CRC redone: the decoder refuses	-H -t 4 -e 'cannot decompress the kernel' $F/zstd-flipped-crc.img
+lz4 byte flipped, CRC redone: the decoder refuses	-H -t 4 -e 'cannot decompress the kernel' $F/lz4-flipped-crc.img
 header: payload beyond the file	-H -t 4 -e 'payload lies outside the image' $F/header-payload-size.img
 header: table beyond the file	-H -t 4 -e 'relocation table lies outside the image' $F/header-relocs-size.img
 stub code byte flipped: the stub refuses itself	-H -t 4 -e 'the stub is corrupt' $F/stub-code.img

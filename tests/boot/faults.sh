@@ -19,9 +19,16 @@ patch "$img" "$FAULTS/table-bad-kind.img" --flip relocs:0 --crc
 patch "$img" "$FAULTS/table-bad-count.img" --flip relocs:1 --crc
 # A payload cut to its first page: the table's fields now lie past the kernel's end.
 patch "$img" "$FAULTS/table-past-end.img" --set payload_file_size=0x1000 \
-	--set payload_mem_size=0x1000 --crc
+	--set payload_stored_size=0x1000 --set payload_mem_size=0x1000 --crc
 patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
-patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 --crc
+patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 \
+	--add payload_stored_size=0x100000 --crc
+# Compressed payloads (docs/reliability.md): a flipped stored byte fails the CRC; with the CRC
+# recomputed it must still be refused, by the decoder or the frame's content checksum.
+for c in zstd lz4; do
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped.img" --flip payload:2000
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped-crc.img" --flip payload:2000 --crc
+done
 patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
 # The stub's own code, rodata and data: its entry checks them before anything else runs.

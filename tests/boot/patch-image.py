@@ -29,8 +29,9 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("phys_max", 112, "<Q"), ("memory_size", 144, "<Q"),
           ("handoff_data_offset", 152, "<Q"), ("handoff_data_size", 160, "<Q"),
           ("handoff", 168, "<I"), ("stub_sum", 172, "<I"), ("stub_sum_of_sums", 176, "<I"),
-          ("checksum", 180, "<I")]
-HEADER_SIZE = 184
+          ("checksum", 180, "<I"), ("payload_codec", 184, "<I"),
+          ("payload_stored_size", 192, "<Q")]
+HEADER_SIZE = 200
 CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
@@ -61,7 +62,7 @@ def checksum(img, hdr):
     header = bytearray(img[hdr:hdr + HEADER_SIZE])
     struct.pack_into("<I", header, CHECKSUM, 0)
     crc = zlib.crc32(header)
-    for start, size in (("payload_offset", "payload_file_size"),
+    for start, size in (("payload_offset", "payload_stored_size"),
                         ("relocs_offset", "relocs_size"),
                         ("handoff_data_offset", "handoff_data_size")):
         a, n = get(img, hdr, start), get(img, hdr, size)

@@ -17,20 +17,20 @@
 #include "lib/image.h"
 
 /*
- * The test image, 320 bytes:
+ * The test image, 336 bytes:
  *
- *   0        16                  16+184   208         256        272            296       320
+ *   0        16                  16+200   224         272        288            312       336
  *   | stub   | header            | stub   | payload   | relocs   | handoff data | padding |
  */
-#define IMAGE_BYTES	  320u
+#define IMAGE_BYTES	  336u
 #define HEADER_OFFSET	  16u
-#define PAYLOAD_OFFSET	  208u
+#define PAYLOAD_OFFSET	  224u
 #define PAYLOAD_FILE_SIZE 48u
 #define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
 #define MEMORY_SIZE	  0x5000u /* the kernel uses memory past its bss too */
-#define RELOCS_OFFSET	  256u
+#define RELOCS_OFFSET	  272u
 #define RELOCS_SIZE	  16u
-#define DATA_OFFSET	  272u
+#define DATA_OFFSET	  288u
 #define DATA_SIZE	  24u
 #define LINK_BASE	  0x100000u
 #define PAGE		  0x1000u
@@ -81,6 +81,7 @@ static void build_valid(struct image *img)
 	h->image_file_size = IMAGE_BYTES;
 	h->payload_offset = PAYLOAD_OFFSET;
 	h->payload_file_size = PAYLOAD_FILE_SIZE;
+	h->payload_stored_size = PAYLOAD_FILE_SIZE;
 	h->payload_mem_size = PAYLOAD_MEM_SIZE;
 	h->relocs_offset = RELOCS_OFFSET;
 	h->relocs_size = RELOCS_SIZE;
@@ -95,6 +96,13 @@ static void build_valid(struct image *img)
 	h->phys_min = 0x1000000;
 	h->phys_max = 0xbfffffff;
 	seal(img);
+}
+
+/* An uncompressed payload's size: in the file and as stored, which must agree. */
+static void set_payload_size(struct image *img, uint64_t size)
+{
+	header_of(img)->payload_file_size = size;
+	header_of(img)->payload_stored_size = size;
 }
 
 static void expect_ok(struct image *img, uint64_t available)
@@ -221,7 +229,7 @@ static void test_payload_past_the_image_end_is_rejected(void **state)
 	(void)state;
 	struct image img;
 	build_valid(&img);
-	header_of(&img)->payload_file_size = IMAGE_BYTES - PAYLOAD_OFFSET + 1;
+	set_payload_size(&img, IMAGE_BYTES - PAYLOAD_OFFSET + 1);
 	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
 }
 
@@ -231,7 +239,7 @@ static void test_payload_offset_past_the_image_end_is_rejected(void **state)
 	struct image img;
 	build_valid(&img);
 	header_of(&img)->payload_offset = IMAGE_BYTES + 1;
-	header_of(&img)->payload_file_size = 0;
+	set_payload_size(&img, 0);
 	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
 }
 
@@ -250,7 +258,7 @@ static void test_payload_size_that_wraps_is_rejected(void **state)
 	(void)state;
 	struct image img;
 	build_valid(&img);
-	header_of(&img)->payload_file_size = UINT64_MAX - PAYLOAD_OFFSET + 2; /* end wraps to 1 */
+	set_payload_size(&img, UINT64_MAX - PAYLOAD_OFFSET + 2); /* end wraps to 1 */
 	header_of(&img)->payload_mem_size = UINT64_MAX;
 	expect_rejected(&img, IMAGE_BYTES, "payload lies outside the image");
 }
@@ -307,9 +315,32 @@ static void test_empty_kernel_is_rejected(void **state)
 	(void)state;
 	struct image img;
 	build_valid(&img);
-	header_of(&img)->payload_file_size = 0;
+	set_payload_size(&img, 0);
 	header_of(&img)->payload_mem_size = 0;
 	expect_rejected(&img, IMAGE_BYTES, "payload memory size is smaller than its file size");
+}
+
+/* Format 4: a compressed payload's stored size is its own; an unknown codec and an
+ * uncompressed one whose two sizes differ are refused, and the checksum covers the stored
+ * bytes, not payload_file_size of them. */
+static void test_compressed_payload_sizes_are_checked(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->payload_codec = KSLIDE_CODEC_ZSTD;
+	header_of(&img)->payload_file_size = PAYLOAD_FILE_SIZE * 4; /* decodes to more */
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE - 1] ^= 1; /* last stored byte */
+	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+	build_valid(&img);
+	header_of(&img)->payload_codec = KSLIDE_CODEC_LZ4 + 1;
+	expect_rejected(&img, IMAGE_BYTES, "payload codec unknown to this reader");
+	build_valid(&img);
+	header_of(&img)->payload_file_size = PAYLOAD_FILE_SIZE - 1;
+	expect_rejected(&img, IMAGE_BYTES,
+			"uncompressed payload's stored size differs from its file size");
 }
 
 static void test_entry_past_the_kernel_is_rejected(void **state)
@@ -562,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_flipped_last_payload_byte_is_rejected),
 		cmocka_unit_test(test_flipped_reloc_byte_is_rejected),
 		cmocka_unit_test(test_flipped_handoff_data_byte_is_rejected),
+		cmocka_unit_test(test_compressed_payload_sizes_are_checked),
 		cmocka_unit_test(test_flipped_header_byte_is_rejected),
 		cmocka_unit_test(test_flipped_checksum_byte_is_rejected),
 		cmocka_unit_test(test_stub_sums_see_every_changed_byte_and_swapped_words),

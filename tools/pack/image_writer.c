@@ -9,6 +9,7 @@
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/reloc.h"
+#include "tools/pack/compress.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 
@@ -175,7 +176,7 @@ long pack_find_kslide_header(const uint8_t *stub, size_t size)
 
 /* Where each part of the image lies, from its first byte. */
 struct image_layout {
-	size_t payload_offset;
+	size_t payload_offset, payload_stored_size;
 	size_t relocs_offset, relocs_size;
 	size_t data_offset;
 	size_t total;
@@ -193,6 +194,8 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;
 	h->payload_file_size = k->file_size;
+	h->payload_codec = opt->codec;
+	h->payload_stored_size = l->payload_stored_size;
 	h->payload_mem_size = k->mem_size;
 	h->relocs_offset = l->relocs_offset;
 	h->relocs_size = l->relocs_size;
@@ -230,19 +233,32 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	size_t relocs_size;
 	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
 		return -1;
+	const uint8_t *stored = k->payload;
+	uint8_t *compressed = NULL;
 	struct image_layout l;
+	l.payload_stored_size = k->file_size;
+	if (opt->codec != KSLIDE_CODEC_NONE) {
+		if (pack_compress(opt->codec, k->payload, k->file_size, &compressed,
+				  &l.payload_stored_size, err, err_cap)) {
+			free(table);
+			return -1;
+		}
+		stored = compressed;
+	}
 	l.payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
-	l.relocs_offset = l.payload_offset + k->file_size;
+	l.relocs_offset = l.payload_offset + l.payload_stored_size;
 	l.relocs_size = relocs_size;
 	l.data_offset = l.relocs_offset + relocs_size;
 	l.total = l.data_offset + opt->handoff_data_size;
 	uint8_t *img = calloc(1, l.total);
 	if (!img) {
 		free(table);
+		free(compressed);
 		return pack_fail(err, err_cap, "out of memory");
 	}
 	memcpy(img, stub, stub_size);
-	memcpy(img + l.payload_offset, k->payload, k->file_size);
+	memcpy(img + l.payload_offset, stored, l.payload_stored_size);
+	free(compressed);
 	memcpy(img + l.relocs_offset, table, relocs_size);
 	if (opt->handoff_data_size)
 		memcpy(img + l.data_offset, opt->handoff_data, opt->handoff_data_size);
@@ -291,5 +307,6 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	out->size = total;
 	out->relocs_size = relocs_size;
 	out->reloc_count = k->fixup_count;
+	out->payload_stored_size = l.payload_stored_size;
 	return 0;
 }

@@ -25,6 +25,8 @@ struct pack_options {
 	uint64_t memory_size;
 	/* A Multiboot kernel's own requests, for the image's headers to repeat; or NULL. */
 	const struct multiboot_requests *multiboot;
+	/* How the payload is stored: KSLIDE_CODEC_* (tools/pack/compress.h). */
+	uint32_t codec;
 };
 
 struct packed_image {
@@ -32,6 +34,7 @@ struct packed_image {
 	size_t size;
 	size_t relocs_size;
 	size_t reloc_count;
+	size_t payload_stored_size;
 };
 
 /* Encode k's fixups into a relocation table (lib/reloc.h format). */

@@ -53,6 +53,7 @@ static struct smp_state state;
 static volatile uint32_t *lapic;
 static uint8_t ap_stack[CPU_AP_MAX][AP_STACK_BYTES] __attribute__((aligned(16)));
 static volatile unsigned ap_checked_in;
+static uint32_t ap_apic_id[CPU_AP_MAX];
 
 static void delay_us(unsigned us)
 {
@@ -92,6 +93,7 @@ void smp_ap_main(unsigned ap)
 				   .has_umip = f.umip,
 				   .umip_on = (read_cr4() & CR4_UMIP) != 0 };
 	__atomic_store_n(&ap_checked_in, ap + 1, __ATOMIC_RELEASE);
+	/* Until the next INIT: no interrupt reaches it (IF is clear), NMI aside. */
 	halt_forever();
 }
 
@@ -111,8 +113,11 @@ static void trampoline_fill(struct trampoline_data *d, uint32_t phys, uint32_t r
 	d->entry = (uintptr_t)smp_ap_main;
 }
 
+/* INIT, then two start-up IPIs (SDM Vol. 3A, 8.4.4.1), and wait for the AP to check in. */
 static bool start_ap(struct trampoline_data *d, unsigned ap, uint32_t apic_id)
 {
+	state.ap[ap].started = false;
+	__atomic_store_n(&ap_checked_in, 0, __ATOMIC_RELEASE);
 	d->stack = (uintptr_t)(ap_stack[ap] + AP_STACK_BYTES);
 	d->cpu = ap;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -140,7 +145,6 @@ void smp_init(const struct kslide_bootinfo *bi)
 	state.boot_apic_id = lapic[LAPIC_ID] >> LAPIC_ID_SHIFT;
 	lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
 
-	size_t len = (size_t)(trampoline_end - trampoline_start);
 	state.trampoline_pages = 1 + arch_trampoline_root_pages();
 	state.trampoline_phys =
 		frames_low_free(bi, TRAMPOLINE_MIN, TRAMPOLINE_MAX, state.trampoline_pages);
@@ -148,29 +152,50 @@ void smp_init(const struct kslide_bootinfo *bi)
 		kprintf("smp: no free page below 1 MiB for the AP trampoline\n");
 		return;
 	}
-	uint8_t *page = phys_to_virt(state.trampoline_phys);
-	memcpy(page, trampoline_start, len);
-	struct trampoline_data *d = (struct trampoline_data *)(page + (trampoline_data - trampoline_start));
-	uint32_t root = arch_trampoline_root(state.trampoline_phys + PAGE_SIZE);
-	trampoline_fill(d, (uint32_t)state.trampoline_phys, root);
-
 	unsigned listed = state.cpus.count < CPU_MAX ? state.cpus.count : CPU_MAX;
 	for (unsigned i = 0; i < listed; i++) {
 		uint32_t id = state.cpus.apic_id[i];
 		if (id == state.boot_apic_id)
 			continue;
 		unsigned ap = state.aps_wanted++;
-		if (ap >= CPU_AP_MAX)
-			break;
-		if (start_ap(d, ap, id))
+		ap_apic_id[ap] = id;
+		if (smp_cpu_online(ap))
 			state.aps_started++;
 		else
 			kprintf("smp: the CPU with APIC ID %u did not start\n", (unsigned)id);
 	}
-	/* Nothing of the kernel stays below 1 MiB: not its entry, stacks or page tables. */
+	kprintf("smp: %u CPUs listed, %u APs started\n", state.cpus.count, state.aps_started);
+}
+
+/*
+ * The one way an AP comes (back) into the kernel: the trampoline is copied below 1 MiB with
+ * its data, the AP started through it, and the pages wiped again, so that between starts
+ * nothing of the kernel (its entry, a stack, page tables) stays in low memory.
+ */
+bool smp_cpu_online(unsigned ap)
+{
+	if (ap >= state.aps_wanted || !state.trampoline_phys)
+		return false;
+	uint8_t *page = phys_to_virt(state.trampoline_phys);
+	memcpy(page, trampoline_start, (size_t)(trampoline_end - trampoline_start));
+	struct trampoline_data *d =
+		(struct trampoline_data *)(page + (trampoline_data - trampoline_start));
+	uint32_t root = arch_trampoline_root(state.trampoline_phys + PAGE_SIZE);
+	trampoline_fill(d, (uint32_t)state.trampoline_phys, root);
+	bool ok = start_ap(d, ap, ap_apic_id[ap]);
 	arch_trampoline_root_drop();
 	memset(page, 0, (size_t)state.trampoline_pages * PAGE_SIZE);
-	kprintf("smp: %u CPUs listed, %u APs started\n", state.cpus.count, state.aps_started);
+	return ok;
+}
+
+/* INIT puts the AP in wait-for-SIPI (SDM Vol. 3A, 8.4.1 and table 9-1): IDTR and GDTR back at
+ * their reset values, TR and LDTR null, paging off; it runs nothing until the next start. */
+void smp_cpu_offline(unsigned ap)
+{
+	if (ap >= state.aps_wanted)
+		return;
+	ipi(ap_apic_id[ap], ICR_INIT | ICR_LEVEL_ASSERT);
+	state.ap[ap].started = false;
 }
 
 const struct smp_state *smp_state(void)

@@ -4,7 +4,7 @@
  * (kernel/trampoline.h), one AP at a time. Each AP takes its own GDT and TSS and the shared
  * IDT, all through the entry area's read-only alias, by the boot CPU's cpu_load()
  * (kernel/cpu_tables.c), reports what SIDT, SGDT, SLDT and STR show it, and parks (interrupts
- * off, HLT) until the machine ends. The trampoline is wiped once every AP has started.
+ * off, HLT) until it is taken offline (INIT) or the machine ends. The trampoline is wiped once every AP has started.
  */
 #ifndef KSLIDE_KERNEL_SMP_H
 #define KSLIDE_KERNEL_SMP_H
@@ -38,6 +38,11 @@ struct smp_state {
  * arch_cpu_init. Does nothing more than read the tables on a machine with one CPU. */
 void smp_init(const struct kslide_bootinfo *bi);
 const struct smp_state *smp_state(void);
+/* CPU hotplug, in the guest: take AP ap (0 .. aps_wanted - 1) offline (INIT: it stops using
+ * every table and waits for a start-up IPI), and bring it online through the same path as at
+ * boot; true when it checked in. */
+void smp_cpu_offline(unsigned ap);
+bool smp_cpu_online(unsigned ap);
 /* True when every trampoline page is zero again. */
 bool smp_trampoline_wiped(void);
 

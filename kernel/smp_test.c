@@ -3,6 +3,7 @@
  * command line, the host's -smp), every AP started, and each AP, in ring 0, sees only aliases:
  * SIDT the shared IDT's, SGDT its own GDT's, STR the TSS selector, SLDT 0, and CR4.UMIP set
  * when it has UMIP. The trampoline below 1 MiB is zero again afterwards.
+ * selftest=hotplug: the same after each of many offline/online cycles of every AP.
  */
 #include <stddef.h>
 
@@ -57,26 +58,34 @@ static bool every_ap_started(const struct kslide_bootinfo *bi)
 	return true;
 }
 
+/* What AP ap reported from ring 0 after its last start: only aliases. */
+static bool ap_on_the_aliases(unsigned ap)
+{
+	const struct smp_ap_view *v = &smp_state()->ap[ap];
+	bool ok = true;
+	if (v->idt_base != cpu_idt_alias() || v->idt_limit != sizeof(cpu_tables->idt) - 1)
+		ok = check_fail("AP SIDT: the shared IDT's alias", v->idt_base, cpu_idt_alias());
+	if (v->gdt_base != cpu_ap_gdt_alias(ap) ||
+	    v->gdt_limit != sizeof(cpu_tables->ap[ap].gdt) - 1)
+		ok = check_fail("AP SGDT: its own GDT's alias", v->gdt_base,
+				cpu_ap_gdt_alias(ap));
+	if (v->tr != TSS_SEL || v->ldt != 0)
+		ok = check_fail("AP STR and SLDT", (unsigned)v->tr << 16 | v->ldt,
+				(unsigned)TSS_SEL << 16);
+	if (cpu_tables->ap[ap].gdt[TSS_SEL / 8] != 0)
+		ok = check_fail("AP TSS descriptor cleared after LTR",
+				cpu_tables->ap[ap].gdt[TSS_SEL / 8], 0);
+	if (v->umip_on != v->has_umip)
+		ok = check_fail("AP CR4.UMIP as CPUID says", v->umip_on, v->has_umip);
+	return ok;
+}
+
 static bool every_ap_on_the_aliases(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
-	const struct smp_state *s = smp_state();
 	bool ok = true;
-	for (unsigned ap = 0; ap < s->aps_started; ap++) {
-		const struct smp_ap_view *v = &s->ap[ap];
-		if (v->idt_base != cpu_idt_alias() || v->idt_limit != sizeof(cpu_tables->idt) - 1)
-			ok = check_fail("AP SIDT: the shared IDT's alias", v->idt_base, cpu_idt_alias());
-		if (v->gdt_base != cpu_ap_gdt_alias(ap) ||
-		    v->gdt_limit != sizeof(cpu_tables->ap[ap].gdt) - 1)
-			ok = check_fail("AP SGDT: its own GDT's alias", v->gdt_base,
-					cpu_ap_gdt_alias(ap));
-		if (v->tr != TSS_SEL || v->ldt != 0)
-			ok = check_fail("AP STR and SLDT", (unsigned)v->tr << 16 | v->ldt,
-					(unsigned)TSS_SEL << 16);
-		if (cpu_tables->ap[ap].gdt[TSS_SEL / 8] != 0)
-			ok = check_fail("AP TSS descriptor cleared after LTR",
-					cpu_tables->ap[ap].gdt[TSS_SEL / 8], 0);
-	}
+	for (unsigned ap = 0; ap < smp_state()->aps_started; ap++)
+		ok &= ap_on_the_aliases(ap);
 	return ok;
 }
 
@@ -107,3 +116,34 @@ static const struct selftest_case cases[] = {
 };
 
 const struct selftest_suite selftest_smp = SELFTEST_SUITE_BY_NAME("smp", cases);
+
+/* selftest=hotplug: each AP offline and back online HOTPLUG_CYCLES times, by the boot path,
+ * on the aliases after every start. */
+#define HOTPLUG_CYCLES 100
+
+static bool hotplug_cycles(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	const struct smp_state *s = smp_state();
+	if (s->aps_started == 0)
+		return check_fail("APs to take offline", 0, 1);
+	for (unsigned cycle = 0; cycle < HOTPLUG_CYCLES; cycle++)
+		for (unsigned ap = 0; ap < s->aps_started; ap++) {
+			smp_cpu_offline(ap);
+			if (s->ap[ap].started)
+				return check_fail("AP marked offline", ap, 0);
+			if (!smp_cpu_online(ap))
+				return check_fail("AP back online in cycle", cycle, HOTPLUG_CYCLES);
+			if (!ap_on_the_aliases(ap))
+				return check_fail("AP on the aliases in cycle", cycle, HOTPLUG_CYCLES);
+		}
+	kprintf("# %u APs, %u offline/online cycles each\n", s->aps_started, HOTPLUG_CYCLES);
+	return true;
+}
+
+static const struct selftest_case hotplug_cases[] = {
+	{ "every AP offline and online 100 times, on the aliases each time", hotplug_cycles },
+	{ "the trampoline wiped", trampoline_wiped },
+};
+
+const struct selftest_suite selftest_hotplug = SELFTEST_SUITE_BY_NAME("hotplug", hotplug_cases);

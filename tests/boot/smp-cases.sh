@@ -22,3 +22,9 @@ done
 # CPUs the MADT lists as neither enabled nor online-capable are not the machine's: QEMU lists
 # maxcpus entries and marks the ones beyond -smp absent.
 printf 'x86_64/kernel -smp 2,maxcpus=4: absent CPUs not counted\t-a x86_64 -c max -S 2,maxcpus=4 -A "selftest=smp smp_expect=2" -e "^kslide-selftest: 5 passed, 0 failed" -e "^smp: 2 CPUs listed, 1 APs started$" %s\n' "$B/x86_64/kernel.img"
+# selftest=hotplug: every AP of 4 offline (INIT) and online (the boot path) 100 times.
+for kernel in i386/kernel x86_64/kernel x86_64/kernel-pie; do
+	case $kernel in i386/*) arch=i386 ;; *) arch=x86_64 ;; esac
+	printf '%s -smp 4 selftest=hotplug\t-a %s -c max -S 4 -t 60 -A selftest=hotplug -e "^kslide-selftest: 2 passed, 0 failed" %s\n' \
+		"$kernel" "$arch" "$B/$kernel.img"
+done

@@ -108,20 +108,30 @@ static int set_cmdline(struct handoff_context *ctx, uint8_t *zp, uint64_t empty_
 	return KS_OK;
 }
 
-/* The first Multiboot module is the initrd, as GRUB's `linux` + `initrd` would give it. */
+/*
+ * The first Multiboot module is the initrd, as GRUB's `linux` + `initrd` would give it. A
+ * ramdisk_image of 0 means "no initrd" to Linux, and GRUB under UEFI does put a module at
+ * physical 0: such a module is copied to lent memory first.
+ */
 static int set_initrd(struct handoff_context *ctx, uint8_t *zp)
 {
 	const struct boot_env *env = ctx->env;
 	if (env->module_count == 0)
 		return KS_OK;
 	const struct kslide_module *m = &env->modules[0];
-	uint64_t size = m->end - m->start;
-	if (size && m->end - 1 > get32(zp + HDR_INITRD_ADDR_MAX))
+	uint64_t start = m->start, size = m->end - m->start;
+	if (size && start == 0) {
+		if (ctx->lend(size, &start) != KS_OK)
+			return refuse(ctx, "no free memory below 4 GiB to move the initrd off "
+					   "address 0");
+		memcpy((void *)(uintptr_t)start, (const void *)(uintptr_t)m->start, (size_t)size);
+	}
+	if (size && start + size - 1 > get32(zp + HDR_INITRD_ADDR_MAX))
 		return refuse(ctx, "the first module (the initrd) ends above the kernel's "
 				   "initrd_addr_max");
-	put32(zp + HDR_RAMDISK_IMAGE, (uint32_t)m->start);
+	put32(zp + HDR_RAMDISK_IMAGE, (uint32_t)start);
 	put32(zp + HDR_RAMDISK_SIZE, (uint32_t)size);
-	put32(zp + ZP_EXT_RAMDISK_IMAGE, (uint32_t)(m->start >> 32));
+	put32(zp + ZP_EXT_RAMDISK_IMAGE, (uint32_t)(start >> 32));
 	put32(zp + ZP_EXT_RAMDISK_SIZE, (uint32_t)(size >> 32));
 	return KS_OK;
 }

@@ -19,6 +19,7 @@
 #include "lib/cmdline.h"
 #include "lib/errors.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 /* Multiboot 0.6.96, 3.3: flags bits 4 and 5 say the a.out or ELF symbol fields are valid. */
 #define MB1_FLAGS_SYMBOLS ((1u << 4) | (1u << 5))
@@ -32,19 +33,6 @@
 #define MB2_TAG_LOAD_BASE 21 /* "Image load base physical address" */
 #define MB2_LOAD_BASE_ADDR 8 /* offset of load_base_addr in its tag */
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 static uint32_t padded(uint32_t size)
 {
 	return (size + MB2_TAG_ALIGN - 1) & ~(uint32_t)(MB2_TAG_ALIGN - 1);
@@ -56,10 +44,10 @@ static uint32_t padded(uint32_t size)
  */
 static uint32_t copy_mb2_tags(uint8_t *dst, const uint8_t *info, uint64_t kernel_phys)
 {
-	uint32_t total = get32(info), in = MB2_INFO_HEADER, out = MB2_INFO_HEADER;
+	uint32_t total = load_le32(info), in = MB2_INFO_HEADER, out = MB2_INFO_HEADER;
 	while (in + MB2_TAG_HEADER <= total) {
 		const uint8_t *tag = info + in;
-		uint32_t type = get32(tag), size = get32(tag + 4);
+		uint32_t type = load_le32(tag), size = load_le32(tag + 4);
 		if (type == MB2_TAG_END)
 			break;
 		in += padded(size);
@@ -67,7 +55,7 @@ static uint32_t copy_mb2_tags(uint8_t *dst, const uint8_t *info, uint64_t kernel
 			continue; /* they described the packed image, not the kernel */
 		memcpy(dst + out, tag, size);
 		if (type == MB2_TAG_LOAD_BASE && size >= MB2_LOAD_BASE_ADDR + 4)
-			put32(dst + out + MB2_LOAD_BASE_ADDR, (uint32_t)kernel_phys);
+			store_le32(dst + out + MB2_LOAD_BASE_ADDR, (uint32_t)kernel_phys);
 		out += padded(size);
 	}
 	return out;
@@ -77,7 +65,7 @@ static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
 {
 	const uint8_t *info = (const uint8_t *)(uintptr_t)ctx->env->loader_info;
 	const uint32_t bootinfo_tag = MB2_TAG_HEADER + sizeof(*ctx->bootinfo);
-	uint64_t size = get32(info) + padded(bootinfo_tag) + MB2_TAG_HEADER;
+	uint64_t size = load_le32(info) + padded(bootinfo_tag) + MB2_TAG_HEADER;
 	uint64_t copy;
 	if (ctx->lend(size, &copy) != KS_OK) {
 		ctx->why = "no free memory below 4 GiB for the Multiboot 2 information";
@@ -85,15 +73,15 @@ static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
 	}
 	uint8_t *dst = (uint8_t *)(uintptr_t)copy;
 	uint32_t at = copy_mb2_tags(dst, info, ctx->bootinfo->phys_base);
-	put32(dst + at, KSLIDE_MULTIBOOT2_TAG_BOOTINFO);
-	put32(dst + at + 4, bootinfo_tag);
+	store_le32(dst + at, KSLIDE_MULTIBOOT2_TAG_BOOTINFO);
+	store_le32(dst + at + 4, bootinfo_tag);
 	memcpy(dst + at + MB2_TAG_HEADER, ctx->bootinfo, sizeof(*ctx->bootinfo));
 	at += padded(bootinfo_tag);
-	put32(dst + at, MB2_TAG_END);
-	put32(dst + at + 4, MB2_TAG_HEADER);
+	store_le32(dst + at, MB2_TAG_END);
+	store_le32(dst + at + 4, MB2_TAG_HEADER);
 	at += MB2_TAG_HEADER;
-	put32(dst, at);
-	put32(dst + 4, 0);
+	store_le32(dst, at);
+	store_le32(dst + 4, 0);
 	regs->ebx = (uint32_t)copy;
 	return KS_OK;
 }
@@ -113,7 +101,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 	if (env->loader_magic == MULTIBOOT2_BOOTLOADER_MAGIC)
 		return pass_mb2(ctx, regs);
 	uint8_t *info = (uint8_t *)(uintptr_t)env->loader_info;
-	put32(info, get32(info) & ~MB1_FLAGS_SYMBOLS);
+	store_le32(info, load_le32(info) & ~MB1_FLAGS_SYMBOLS);
 	return KS_OK;
 }
 

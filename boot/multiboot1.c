@@ -5,6 +5,7 @@
  */
 #include "boot/multiboot1.h"
 #include "lib/errors.h"
+#include "lib/unaligned.h"
 
 #define MBI_FLAG_MEM (1u << 0)     /* mem_lower, mem_upper */
 #define MBI_FLAG_CMDLINE (1u << 2) /* cmdline */
@@ -28,20 +29,10 @@
 #define ONE_MIB 0x100000u
 #define STRING_MAX 4096 /* longest command line or name we accept */
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
 {
-	uint32_t length = get32(info + MBI_OFF_MMAP_LENGTH);
-	uint32_t addr = get32(info + MBI_OFF_MMAP_ADDR);
+	uint32_t length = load_le32(info + MBI_OFF_MMAP_LENGTH);
+	uint32_t addr = load_le32(info + MBI_OFF_MMAP_ADDR);
 	const uint8_t *p = mem->read(mem->ctx, addr, length);
 	if (!p)
 		return KS_EFORMAT;
@@ -50,11 +41,11 @@ static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct
 	while (off < length) {
 		if (length - off < 4)
 			return KS_EFORMAT;
-		uint32_t size = get32(p + off);
+		uint32_t size = load_le32(p + off);
 		if (size < MMAP_ENTRY_MIN || size > length - off - 4)
 			return KS_EFORMAT;
 		const uint8_t *e = p + off + 4;
-		bootenv_add_map(env, get64(e), get64(e + 8), get32(e + 16));
+		bootenv_add_map(env, load_le64(e), load_le64(e + 8), load_le32(e + 16));
 		off += size + 4;
 	}
 	return bootenv_avoid(env, addr, length);
@@ -63,7 +54,7 @@ static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct
 /* Without a map, mem_upper (KiB above 1 MiB) describes the one range we may use. */
 static void parse_mem_upper(const uint8_t *info, struct boot_env *env)
 {
-	uint64_t upper = (uint64_t)get32(info + MBI_OFF_MEM_UPPER) * 1024;
+	uint64_t upper = (uint64_t)load_le32(info + MBI_OFF_MEM_UPPER) * 1024;
 	bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
 }
 
@@ -81,8 +72,8 @@ static int parse_string(const struct phys_reader *mem, uint32_t addr, struct boo
 
 static int parse_modules(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
 {
-	uint32_t count = get32(info + MBI_OFF_MODS_COUNT);
-	uint32_t addr = get32(info + MBI_OFF_MODS_ADDR);
+	uint32_t count = load_le32(info + MBI_OFF_MODS_COUNT);
+	uint32_t addr = load_le32(info + MBI_OFF_MODS_ADDR);
 	env->modules_given = count;
 	if (count > BOOTENV_MODULES_MAX) {
 		env->why = "more modules than the stub can protect";
@@ -98,9 +89,9 @@ static int parse_modules(const struct phys_reader *mem, const uint8_t *info, str
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
 		const uint8_t *m = list + i * MODULE_ENTRY_SIZE;
 		struct kslide_module *mod = &env->modules[env->module_count++];
-		mod->start = get32(m);
-		mod->end = get32(m + 4);
-		mod->cmdline = get32(m + 8);
+		mod->start = load_le32(m);
+		mod->end = load_le32(m + 4);
+		mod->cmdline = load_le32(m + 8);
 		if (mod->end < mod->start)
 			return KS_EFORMAT;
 		rc = bootenv_avoid(env, mod->start, mod->end - mod->start);
@@ -119,7 +110,7 @@ int multiboot1_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	if (!info)
 		return KS_EFORMAT;
 	int rc = bootenv_avoid(env, info_addr, MBI_SIZE);
-	uint32_t flags = get32(info + MBI_OFF_FLAGS);
+	uint32_t flags = load_le32(info + MBI_OFF_FLAGS);
 
 	if (rc == KS_OK && (flags & MBI_FLAG_MMAP)) {
 		env->map_source = "mmap";
@@ -130,14 +121,14 @@ int multiboot1_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	}
 	if (rc == KS_OK && (flags & MBI_FLAG_CMDLINE)) {
 		uint64_t len;
-		env->cmdline_phys = get32(info + MBI_OFF_CMDLINE);
+		env->cmdline_phys = load_le32(info + MBI_OFF_CMDLINE);
 		rc = parse_string(mem, (uint32_t)env->cmdline_phys, env, &env->cmdline, &len);
 	}
 	if (rc == KS_OK && (flags & MBI_FLAG_MODS))
 		rc = parse_modules(mem, info, env);
 	if (rc == KS_OK && (flags & MBI_FLAG_LOADER)) {
 		uint64_t len;
-		rc = parse_string(mem, get32(info + MBI_OFF_LOADER_NAME), env, &env->loader_name,
+		rc = parse_string(mem, load_le32(info + MBI_OFF_LOADER_NAME), env, &env->loader_name,
 				  &len);
 	}
 	return rc;

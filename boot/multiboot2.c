@@ -12,6 +12,7 @@
  */
 #include "boot/multiboot2.h"
 #include "lib/errors.h"
+#include "lib/unaligned.h"
 
 #define TAG_END 0
 #define TAG_CMDLINE 1
@@ -57,16 +58,6 @@ struct tags {
 	uint32_t cmdline, loader_name, meminfo, mmap, efi_mmap, acpi_old, acpi_new;
 };
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 static int reject(struct boot_env *env, int rc, const char *why)
 {
 	env->why = why;
@@ -110,8 +101,8 @@ static int parse_module(const uint8_t *tag, uint32_t size, uint64_t tag_phys, st
 	if (!tag_string(tag, MODULE_STRING, size))
 		return reject(env, KS_EFORMAT, "module string not terminated inside its tag");
 	struct kslide_module *mod = &env->modules[env->module_count++];
-	mod->start = get32(tag + MODULE_START);
-	mod->end = get32(tag + MODULE_START + 4);
+	mod->start = load_le32(tag + MODULE_START);
+	mod->end = load_le32(tag + MODULE_START + 4);
 	mod->cmdline = tag_phys + MODULE_STRING;
 	if (mod->end < mod->start)
 		return reject(env, KS_EFORMAT, "module ends before it starts");
@@ -122,17 +113,17 @@ static int parse_module(const uint8_t *tag, uint32_t size, uint64_t tag_phys, st
 static int note_tag(const uint8_t *tag, uint32_t off, uint64_t tag_phys, struct tags *t,
 		    struct boot_env *env)
 {
-	uint32_t type = get32(tag), size = get32(tag + 4);
+	uint32_t type = load_le32(tag), size = load_le32(tag + 4);
 	uint32_t *first = NULL;
 	switch (type) {
 	case TAG_MODULE:
 		return parse_module(tag, size, tag_phys, env);
 	case TAG_EFI32:
-		env->efi_system_table = get32(tag + 8);
+		env->efi_system_table = load_le32(tag + 8);
 		env->efi_bits = 32;
 		break;
 	case TAG_EFI64:
-		env->efi_system_table = get64(tag + 8);
+		env->efi_system_table = load_le64(tag + 8);
 		env->efi_bits = 64;
 		break;
 	case TAG_EFI_BS:
@@ -169,7 +160,7 @@ static int note_tag(const uint8_t *tag, uint32_t off, uint64_t tag_phys, struct 
 static int map_entries(const uint8_t *tag, uint32_t min_entry, struct boot_env *env,
 		       uint32_t *count)
 {
-	uint32_t size = get32(tag + 4), entry = get32(tag + MAP_ENTRY_SIZE);
+	uint32_t size = load_le32(tag + 4), entry = load_le32(tag + MAP_ENTRY_SIZE);
 	if (entry < min_entry)
 		return reject(env, KS_EFORMAT,
 			      "memory map entries smaller than the specification's");
@@ -181,11 +172,11 @@ static int map_entries(const uint8_t *tag, uint32_t min_entry, struct boot_env *
 
 static int parse_mmap(const uint8_t *tag, struct boot_env *env)
 {
-	uint32_t count, entry = get32(tag + MAP_ENTRY_SIZE);
+	uint32_t count = 0, entry = load_le32(tag + MAP_ENTRY_SIZE);
 	int rc = map_entries(tag, MMAP_ENTRY_MIN, env, &count);
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
 		const uint8_t *e = tag + MAP_ENTRIES + i * entry;
-		bootenv_add_map(env, get64(e), get64(e + 8), get32(e + 16));
+		bootenv_add_map(env, load_le64(e), load_le64(e + 8), load_le32(e + 16));
 	}
 	return rc;
 }
@@ -226,15 +217,15 @@ static void add_joined(struct boot_env *env, uint64_t base, uint64_t length, uin
 
 static int parse_efi_mmap(const uint8_t *tag, struct boot_env *env)
 {
-	uint32_t count, entry = get32(tag + MAP_ENTRY_SIZE);
+	uint32_t count = 0, entry = load_le32(tag + MAP_ENTRY_SIZE);
 	int rc = map_entries(tag, EFI_DESC_MIN, env, &count);
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
 		const uint8_t *d = tag + MAP_ENTRIES + i * entry;
-		uint64_t base = get64(d + EFI_DESC_START), pages = get64(d + EFI_DESC_PAGES);
+		uint64_t base = load_le64(d + EFI_DESC_START), pages = load_le64(d + EFI_DESC_PAGES);
 		if (pages > (UINT64_MAX - base) >> EFI_PAGE_SHIFT)
 			return reject(env, KS_EFORMAT,
 				      "EFI memory descriptor wraps around the address space");
-		add_joined(env, base, pages << EFI_PAGE_SHIFT, efi_type(get32(d)));
+		add_joined(env, base, pages << EFI_PAGE_SHIFT, efi_type(load_le32(d)));
 	}
 	return rc;
 }
@@ -244,7 +235,7 @@ static int parse_strings(const uint8_t *info, uint32_t info_addr, const struct t
 {
 	if (t->cmdline) {
 		const uint8_t *tag = info + t->cmdline;
-		env->cmdline = tag_string(tag, STRING_AT, get32(tag + 4));
+		env->cmdline = tag_string(tag, STRING_AT, load_le32(tag + 4));
 		if (!env->cmdline)
 			return reject(env, KS_EFORMAT,
 				      "command line not terminated inside its tag");
@@ -252,7 +243,7 @@ static int parse_strings(const uint8_t *info, uint32_t info_addr, const struct t
 	}
 	if (t->loader_name) {
 		const uint8_t *tag = info + t->loader_name;
-		env->loader_name = tag_string(tag, STRING_AT, get32(tag + 4));
+		env->loader_name = tag_string(tag, STRING_AT, load_le32(tag + 4));
 		if (!env->loader_name)
 			return reject(env, KS_EFORMAT,
 				      "boot loader name not terminated inside its tag");
@@ -273,7 +264,7 @@ static int parse_map(const uint8_t *info, const struct tags *t, struct boot_env 
 	}
 	if (t->meminfo) {
 		env->map_source = "meminfo";
-		uint64_t upper = (uint64_t)get32(info + t->meminfo + MEMINFO_UPPER) * 1024;
+		uint64_t upper = (uint64_t)load_le32(info + t->meminfo + MEMINFO_UPPER) * 1024;
 		bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
 	}
 	return KS_OK;
@@ -287,7 +278,7 @@ static int walk(const uint8_t *info, uint32_t info_addr, uint32_t total, struct 
 		if (total - off < TAG_HEADER)
 			return reject(env, KS_EFORMAT, "tags end without an end tag");
 		const uint8_t *tag = info + off;
-		uint32_t type = get32(tag), size = get32(tag + 4);
+		uint32_t type = load_le32(tag), size = load_le32(tag + 4);
 		if (size < TAG_HEADER)
 			return reject(env, KS_EFORMAT, "tag smaller than its own header");
 		if (size > total - off)
@@ -310,7 +301,7 @@ int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	const uint8_t *head = mem->read(mem->ctx, info_addr, INFO_HEADER);
 	if (!head)
 		return reject(env, KS_EFORMAT, "boot information unreadable");
-	uint32_t total = get32(head);
+	uint32_t total = load_le32(head);
 	if (info_addr % TAG_ALIGN || total % TAG_ALIGN)
 		return reject(env, KS_EFORMAT, "boot information not 8-byte aligned");
 	if (total < INFO_HEADER + TAG_HEADER)
@@ -332,7 +323,7 @@ int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	uint32_t acpi = t.acpi_new ? t.acpi_new : t.acpi_old;
 	if (acpi) { /* the RSDP copy is the tag's payload; the walk checked its size */
 		env->acpi_rsdp_copy = (uint64_t)info_addr + acpi + TAG_HEADER;
-		env->acpi_rsdp_size = get32(info + acpi + 4) - TAG_HEADER;
+		env->acpi_rsdp_size = load_le32(info + acpi + 4) - TAG_HEADER;
 	}
 	if (rc == KS_ENOSPC && !env->why)
 		env->why = "too many ranges to avoid";

@@ -12,7 +12,6 @@
 #include "lib/cmdline.h"
 #include "lib/errors.h"
 
-#define RANDOM_OPTION	"kslide.random"
 #define RANDOM_DUMP_MAX 65536u /* 128 KiB of hex per boot is already slow on a UART */
 #define DIGITS_MAX	12
 #define CHUNK		32u

@@ -6,6 +6,8 @@
 
 #include "lib/pool.h"
 
+#define RANDOM_OPTION "kslide.random"
+
 /*
  * With "kslide.random=N" on the command line, print the next N bytes of 'rng' (at most
  * RANDOM_DUMP_MAX) as one line "kslide: random=<hex>". Without it, do nothing and draw nothing.

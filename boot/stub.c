@@ -45,6 +45,7 @@
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
 #define OPTION_MAX 64
+#define ENTROPY_NONE "none" /* kslide.entropy=none: no source, a predictable base */
 #ifdef __x86_64__
 #define STUB_ARCH KSLIDE_ARCH_X86_64
 #else
@@ -111,6 +112,69 @@ static bool randomization_wanted(void)
 	return !has_flag("nokaslr");
 }
 
+/* word[0, len) as a NUL-terminated string in out[cap], cut short with "..." if it must be. */
+static const char *word_text(const char *word, size_t len, char *out, size_t cap)
+{
+	static const char cut[] = "...";
+	size_t keep = len < cap ? len : cap - sizeof(cut);
+	memcpy(out, word, keep);
+	if (keep < len)
+		memcpy(out + keep, cut, sizeof(cut));
+	else
+		out[keep] = '\0';
+	return out;
+}
+
+static bool word_equals(const char *word, size_t len, const char *text)
+{
+	return len == strlen(text) && memcmp(word, text, len) == 0;
+}
+
+/* A kslide.entropy= item that names no source is said, not silently dropped. */
+static void warn_unknown_sources(const char *list)
+{
+	size_t pos = 0, len;
+	const char *item;
+	while (cmdline_list_next(list, &pos, &item, &len)) {
+		bool known = word_equals(item, len, ENTROPY_NONE);
+		for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++)
+			known |= word_equals(item, len, entropy_source_name((enum entropy_source)s));
+		char text[OPTION_MAX];
+		if (known)
+			continue;
+		console_print("kslide: warning: %s= names \"%s\", no source this stub knows (",
+			      ENTROPY_OPTION, word_text(item, len, text, sizeof(text)));
+		for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++)
+			console_print("%s, ", entropy_source_name((enum entropy_source)s));
+		console_print("or %s); ignored\n", ENTROPY_NONE);
+	}
+}
+
+/*
+ * The stub takes every "kslide." word off the kernel's command line (cmdline_is_stub_word),
+ * so one it does not know (a typo: kslide.entopy=pit) would vanish without a trace.
+ */
+static void warn_unknown_words(void)
+{
+	static const char *const flags[] = { "nokaslr", "kaslr" };
+	static const char *const keys[] = { ENTROPY_OPTION "=", RANDOM_OPTION "=" };
+	size_t pos = 0, len;
+	const char *word;
+	while (cmdline_next_stub_word(env.cmdline, cmdline_length(), &pos, &word, &len)) {
+		bool known = false;
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			known |= word_equals(word, len, flags[i]);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			known |= len >= strlen(keys[i]) && memcmp(word, keys[i], strlen(keys[i])) == 0;
+		char text[OPTION_MAX];
+		if (!known)
+			console_print("kslide: warning: \"%s\" ignored: not an option of the stub "
+				      "(nokaslr, kaslr, %s=, %s=)\n",
+				      word_text(word, len, text, sizeof(text)), ENTROPY_OPTION,
+				      RANDOM_OPTION);
+	}
+}
+
 static uint32_t allowed_sources(void)
 {
 	char list[OPTION_MAX];
@@ -125,6 +189,7 @@ static uint32_t allowed_sources(void)
 	for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++)
 		if (cmdline_list_has(list, entropy_source_name((enum entropy_source)s)))
 			mask |= ENTROPY_BIT(s);
+	warn_unknown_sources(list);
 	return mask;
 }
 
@@ -484,6 +549,7 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 		      env.map_source ? env.map_source : "none", (unsigned)env.map_count);
 	if (env.map_dropped)
 		warn("memory map longer than the stub's table; extra entries ignored");
+	warn_unknown_words();
 
 	struct rng rng;
 	struct entropy_report report;

@@ -20,3 +20,8 @@ size_t syslog_read(size_t offset, char *out, size_t len)
 		out[n] = ring[(offset + n) % SYSLOG_BYTES];
 	return n;
 }
+
+size_t syslog_written(void)
+{
+	return written;
+}

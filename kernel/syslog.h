@@ -12,4 +12,7 @@ void syslog_putc(char c);
  * overwritten are skipped); returns the count, 0 at the end. */
 size_t syslog_read(size_t offset, char *out, size_t len);
 
+/* How many bytes were ever logged: the offset the next byte will have. */
+size_t syslog_written(void);
+
 #endif

@@ -1,5 +1,6 @@
 /* ChaCha20 block function and stream XOR, RFC 8439 sections 2.1-2.4. Freestanding. */
 #include "lib/chacha20.h"
+#include "lib/unaligned.h"
 
 /* "expand 32-byte k" as four little-endian words (RFC 8439 section 2.3). */
 #define CHACHA20_CONST0 0x61707865u
@@ -13,19 +14,6 @@
 static uint32_t rotl32(uint32_t v, unsigned n)
 {
 	return (v << n) | (v >> (32u - n));
-}
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void store_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
 }
 
 /* RFC 8439 section 2.2: the quarter round applied to four words of the state. */

@@ -150,3 +150,40 @@ size_t cmdline_remove_stub_words(char *s)
 	s[out] = '\0';
 	return out;
 }
+
+bool cmdline_next_stub_word(const char *cmdline, size_t len, size_t *pos, const char **word,
+			    size_t *word_len)
+{
+	if (cmdline == NULL)
+		return false;
+	size_t end = effective_len(cmdline, len);
+	struct word w;
+	while (next_word(cmdline, end, pos, &w)) {
+		if (cmdline_is_stub_word(w.text, w.len)) {
+			*word = w.text;
+			*word_len = w.len;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool cmdline_list_next(const char *list, size_t *pos, const char **item, size_t *item_len)
+{
+	if (list == NULL)
+		return false;
+	size_t i = *pos;
+	while (list[i] == ',')
+		i++;
+	if (list[i] == '\0') {
+		*pos = i;
+		return false;
+	}
+	size_t start = i;
+	while (list[i] != '\0' && list[i] != ',')
+		i++;
+	*item = list + start;
+	*item_len = i - start;
+	*pos = i;
+	return true;
+}

@@ -35,4 +35,17 @@ bool cmdline_is_stub_word(const char *word, size_t len);
  */
 size_t cmdline_remove_stub_words(char *s);
 
+/*
+ * Walks the stub's words of a command line: the next one at or after *pos (start at 0) in
+ * *word and *word_len, *pos moved past it; false when there is none left.
+ */
+bool cmdline_next_stub_word(const char *cmdline, size_t len, size_t *pos, const char **word,
+			    size_t *word_len);
+
+/*
+ * Walks a comma list: the next non-empty item at or after *pos (start at 0) in *item and
+ * *item_len; false when there is none left. Empty items (",,") are skipped.
+ */
+bool cmdline_list_next(const char *list, size_t *pos, const char **item, size_t *item_len);
+
 #endif

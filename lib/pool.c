@@ -1,5 +1,6 @@
 /* Entropy pool (ChaCha20-based compression of every sample) and the generator it keys. */
 #include "lib/pool.h"
+#include "lib/unaligned.h"
 
 #define POOL_BLOCK_BYTES (CHACHA20_KEY_WORDS * 4) /* input bytes per compression */
 #define BYTES_PER_WORD 4u
@@ -11,11 +12,6 @@ static void wipe(void *p, size_t len)
 
 	for (size_t i = 0; i < len; i++)
 		b[i] = 0;
-}
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* key = first 32 bytes of chacha20_block(key ^ pending, compressions++, {domain, 0, 0}). */

@@ -1,6 +1,7 @@
 /* SipHash-2-4, after the reference implementation; 64-bit adds, xors and rotates only, so it
  * builds for i386 without libgcc. */
 #include "lib/siphash.h"
+#include "lib/unaligned.h"
 
 #define SIPHASH_C_ROUNDS 2
 #define SIPHASH_D_ROUNDS 4
@@ -8,14 +9,6 @@
 static uint64_t rotl(uint64_t x, unsigned b)
 {
 	return (x << b) | (x >> (64 - b));
-}
-
-static uint64_t load_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 struct sip_state {

@@ -1,4 +1,5 @@
-/* Little-endian loads and stores at any alignment, for the decoders' byte streams. */
+/* Little-endian loads and stores at any alignment: the decoders' byte streams, the loaders'
+ * information, the keys and blocks of the ciphers. */
 #ifndef KSLIDE_LIB_UNALIGNED_H
 #define KSLIDE_LIB_UNALIGNED_H
 
@@ -26,6 +27,21 @@ static inline uint64_t load_le64(const void *p)
 	uint64_t v;
 	__builtin_memcpy(&v, p, sizeof(v));
 	return v;
+}
+
+static inline void store_le16(void *p, uint16_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static inline void store_le32(void *p, uint32_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static inline void store_le64(void *p, uint64_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
 }
 
 /* The bytes p[0], p[1], p[2] as one little-endian number (zstd block headers). */

@@ -61,5 +61,21 @@ oracle: $(X86_64_PERCPU_ELFS)
 $(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o
 $(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o
 
-# make check's Linux stages need the kernels (fetched once) and the initramfs.
-CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS)
+# The boot tests' images: each kernel packed with its header's defaults, and a GRUB ISO
+# (multiboot2 + module2, BIOS and UEFI) with the arch's initramfs as the first module, so
+# Linux's ramdisk comes from the Multiboot module. The command line keeps Linux on the serial
+# port, quiet, and ends QEMU if it panics; nokaslr boots are -kernel boots (qemu-boot.sh -A).
+LINUX_IMAGES := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%.img)
+LINUX_ISOS := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%.iso)
+LINUX_CMDLINE := console=ttyS0 quiet panic=-1
+$(LINUX_CACHE)/686.iso: LINUX_ARCH := i386
+$(LINUX_CACHE)/cloud-amd64.iso: LINUX_ARCH := x86_64
+$(LINUX_IMAGES): $(LINUX_CACHE)/%.img: $(LINUX_CACHE)/%/vmlinuz $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack -o $@ $<
+$(LINUX_ISOS): $(LINUX_CACHE)/%.iso: $(LINUX_CACHE)/%.img $(LINUX_INITRAMFS) scripts/mkiso.sh
+	$(Q)scripts/mkiso.sh -A "$(LINUX_CMDLINE)" -o $@ $< $(LINUX_CACHE)/$(LINUX_ARCH)/initramfs.cpio
+.PHONY: linux-images
+linux-images: $(LINUX_IMAGES) $(LINUX_ISOS)
+
+# make check's Linux stages need the kernels (fetched once), the initramfs and the images.
+CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS) $(LINUX_IMAGES) $(LINUX_ISOS)

@@ -7,9 +7,9 @@
 set -u
 
 # In the order `make check` runs them.
-STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack uniformity-checker kslide-stat boot-i386
-boot-x86_64 boot-smp boot-grub boot-faults leak-i386 leak-x86_64 leak-x86_64-pie example-kernel
-boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
+STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
+boot-i386 boot-x86_64 boot-smp boot-grub boot-faults chaos-sample leak-i386 leak-x86_64 leak-x86_64-pie
+example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k"
 
 # Boots per uniformity stage. The 440-slot i386 stage is the one with power: at 1,000 boots
 # the checker rejects the fold bias and 1.5 times the weight on a quarter of the slots with
@@ -27,6 +27,7 @@ run_stage() { # run_stage NAME: the stage's command
 	fuzz-smoke) make -s --no-print-directory BUILD="$B" fuzz-smoke ;;
 	pack-errors) tests/pack/errors.sh "$B" ;;
 	linux-pack) tests/linux/pack.sh "$B" ;;
+	boot-linux) tests/linux/boot.sh "$B" ;;
 	uniformity-checker) tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" \
 		"$B/i386/kernel.img" "$POWER_BOOTS" "$UNIFORM_BOOTS" ;;
 	kslide-stat) tests/stat/check.sh "$B" ;;
@@ -35,6 +36,10 @@ run_stage() { # run_stage NAME: the stage's command
 	boot-smp) tests/boot/matrix.sh "$B" tests/boot/smp-cases.sh ;;
 	boot-grub) tests/boot/grub.sh "$B" ;;
 	boot-faults) tests/boot/faults.sh "$B" ;;
+	# A few damaged bytes per image region, both arches (`make chaos` runs the campaign).
+	chaos-sample) tests/chaos/chaos.py -n 4 -T 2 -s "${CHAOS_SEED:-1}" "$B/i386/kernel.img" \
+		"$B/i386/stub.elf" && tests/chaos/chaos.py -a x86_64 -n 3 -T 1 \
+		-s "${CHAOS_SEED:-1}" "$B/x86_64/kernel.img" "$B/x86_64/stub.elf" ;;
 	# The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
 	leak-i386) tests/boot/leak.sh "$B" 3 ;;
 	leak-x86_64) tests/boot/leak.sh -a x86_64 "$B" 3 ;;

@@ -238,6 +238,10 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 			     (unsigned long long)(opt->align < linux_min ? opt->align
 									 : opt->virt_align),
 			     (unsigned long long)linux_min);
+	char err[512];
+	/* The kernel's own limits first: a default they narrowed below --min is their doing. */
+	if (kernel_limits_check(note, k, opt, err, sizeof(err)))
+		return error(in, "%s", err);
 	if (opt->min >= opt->max)
 		return error(NULL, "--min must be below --max");
 	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
@@ -256,9 +260,7 @@ static int check_options(const struct pack_options *opt, const struct kernel_elf
 			return error(in, "kernel (%llu bytes) does not fit in --virt-range",
 				     (unsigned long long)k->mem_size);
 	}
-	char err[512];
-	if (kernel_limits_check(note, k, opt, err, sizeof(err)) ||
-	    base_window_check(k, opt, err, sizeof(err)))
+	if (base_window_check(k, opt, err, sizeof(err)))
 		return error(in, "%s", err);
 	return 0;
 }

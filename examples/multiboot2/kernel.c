@@ -1,8 +1,9 @@
 /*
  * A tutorial-style Multiboot2 kernel: it checks that a Multiboot2 loader started it, walks the
  * boot information's tags (Multiboot2 2.0, section 3.6) and reports its loader, command line,
- * memory map, modules (checked against a crc32= argument) and framebuffer, which it draws on,
- * and where the kernel runs. It knows nothing of kslide; packed with kslide-pack it must see
+ * memory map, modules (checked against a crc32= argument), framebuffer, which it draws on, and
+ * ELF section headers (whose loaded sections must lie inside the running kernel), and where the
+ * kernel runs. It knows nothing of kslide; packed with kslide-pack it must see
  * exactly what its loader gave it, at a random base.
  */
 #include <stdint.h>
@@ -16,6 +17,8 @@
 #define TAG_MODULE 3
 #define TAG_MMAP 6
 #define TAG_FRAMEBUFFER 8
+#define TAG_ELF_SECTIONS 9
+#define SHF_ALLOC 0x2 /* ELF: the section occupies memory while the kernel runs */
 #define FRAMEBUFFER_RGB 1
 #define TAG_ALIGN 8
 
@@ -45,6 +48,16 @@ struct mmap_entry {
 	uint32_t type, reserved;
 };
 
+struct tag_elf_sections {
+	struct tag tag;
+	uint32_t num, entsize, shndx;
+	uint8_t headers[];
+};
+
+struct elf32_section {
+	uint32_t name, type, flags, addr, offset, size, link, info, addralign, entsize;
+};
+
 struct tag_framebuffer {
 	struct tag tag;
 	uint64_t addr;
@@ -54,10 +67,11 @@ struct tag_framebuffer {
 
 void kernel_main(uint32_t magic, const uint8_t *info);
 void *address_from_eip(void);
-extern char here[];
+extern char here[], kernel_start[], kernel_end[];
 
-/* An absolute address the linker wrote and a relocating loader must have moved. */
+/* Absolute addresses the linker wrote and a relocating loader must have moved. */
 static void *const here_absolute = here;
+static char *const start_absolute = kernel_start, *const end_absolute = kernel_end;
 
 static unsigned check_module(const struct tag_module *m, unsigned index)
 {
@@ -77,6 +91,23 @@ static void show_mmap(const struct tag_mmap *m)
 		kprintf("mb2-example: mmap 0x%llx-0x%llx type %u\n", (unsigned long long)e->addr,
 			(unsigned long long)(e->addr + e->len), (unsigned)e->type);
 	}
+}
+
+/* What a kernel finding its own symbols would read: every loaded section is part of it. */
+static unsigned check_elf_sections(const struct tag_elf_sections *t)
+{
+	unsigned loaded = 0, outside = 0;
+	for (uint32_t i = 0; i < t->num && t->entsize >= sizeof(struct elf32_section); i++) {
+		const struct elf32_section *sh = (const void *)(t->headers + i * t->entsize);
+		if (!(sh->flags & SHF_ALLOC) || sh->size == 0)
+			continue;
+		loaded++;
+		outside += sh->addr < (uintptr_t)start_absolute ||
+			   sh->addr + sh->size > (uintptr_t)end_absolute;
+	}
+	kprintf("mb2-example: ELF sections: %u loaded, %s\n", loaded,
+		outside ? "some OUTSIDE the kernel" : "all inside the kernel");
+	return outside != 0;
 }
 
 /* A band of colour across the top of the screen: the framebuffer is really there. */
@@ -117,6 +148,7 @@ void kernel_main(uint32_t magic, const uint8_t *info)
 		case TAG_MODULE: bad += check_module((const void *)t, modules++); break;
 		case TAG_MMAP: show_mmap((const void *)t); break;
 		case TAG_FRAMEBUFFER: draw((const void *)t); break;
+		case TAG_ELF_SECTIONS: bad += check_elf_sections((const void *)t); break;
 		}
 		p += (t->size + TAG_ALIGN - 1) & ~(uint32_t)(TAG_ALIGN - 1);
 	}

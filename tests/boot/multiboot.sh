@@ -41,7 +41,9 @@ boot() {
 
 # What the kernel saw of its loader: everything it reports but where it runs and the command
 # line, whose first word under QEMU is the file's own name.
-seen() { grep -a '^mb[12]-example: ' "$1" | grep -v -e ' here at ' -e ' cmdline '; }
+# The loader describes the unpacked kernel's ELF sections; the pass-through drops the tag (it
+# described the packed image), so only the example's own verdict on them counts.
+seen() { grep -a '^mb[12]-example: ' "$1" | grep -v -e ' here at ' -e ' cmdline ' -e ' ELF sections: '; }
 cmdline() { sed -n 's/^mb[12]-example: cmdline "\(.*\)"$/\1/p' "$1" | sed "s|^$2 ||"; }
 
 # judge NAME UNPACKED_LOG PACKED_LOG KERNEL_ELF [QEMU_NAME_PREFIX]
@@ -116,6 +118,10 @@ boot ref-mb2 -D -c max -t 60 -m 256M "$work/ref.iso"
 wait
 judge "Multiboot 2, GRUB BIOS" "$work/mb2-bios-elf.log" "$work/mb2-bios-img.log" "$mb2/kernel.elf"
 judge "Multiboot 2, GRUB UEFI" "$work/mb2-uefi-elf.log" "$work/mb2-uefi-img.log" "$mb2/kernel.elf"
+for k in bios-elf uefi-elf; do
+	grep -aq '^mb2-example: ELF sections: [1-9][0-9]* loaded, all inside the kernel$' \
+		"$work/mb2-$k.log" || not_ok "Multiboot 2, $k: GRUB gave no ELF sections to check"
+done
 for k in bios-img uefi-img; do
 	grep -aq '^mb2-example: framebuffer 0x[0-9a-f]* 1024x768, 32 bits' "$work/mb2-$k.log" ||
 		not_ok "Multiboot 2, $k: no 1024x768x32 framebuffer"

@@ -26,13 +26,15 @@ not_ok() { # not_ok NAME WHY: WHY and the tool's stderr become TAP comments
 
 # expect_fail NAME MESSAGE ARGS...: kslide-pack ARGS (with -o OUT added) must exit 1 with
 # MESSAGE on stderr, twice: without an output file (none must appear, no temporary file
-# either) and with one already there (it must be untouched).
+# either) and with one already there (it must be untouched). A run that takes PACK_TIMEOUT
+# seconds (the ASan build needs a few for the largest kernels) hangs, and fails the case.
+PACK_TIMEOUT=60
 expect_fail() {
 	name=$1 msg=$2
 	shift 2
 	out=$T/out/$n.img
 	mkdir -p "$T/out" && rm -f "$T/out/"*
-	"$PACK" -o "$out" "$@" >"$T/stdout" 2>"$T/stderr"
+	timeout "$PACK_TIMEOUT" "$PACK" -o "$out" "$@" >"$T/stdout" 2>"$T/stderr"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		not_ok "$name" "exit status $rc, expected 1"
@@ -45,7 +47,7 @@ expect_fail() {
 	else
 		head -c 4096 /dev/urandom >"$T/before"
 		cp "$T/before" "$out"
-		"$PACK" -o "$out" "$@" >/dev/null 2>"$T/stderr"
+		timeout "$PACK_TIMEOUT" "$PACK" -o "$out" "$@" >/dev/null 2>"$T/stderr"
 		rc=$?
 		if [ $rc -ne 1 ]; then
 			not_ok "$name" "with an existing output: exit status $rc, expected 1"
@@ -83,6 +85,18 @@ SECTIONS {
 	.bss : { *(.bss) }
 }
 '
+
+# Code and data in segments of their own (the good kernel's one segment is all executable).
+LDS_SPLIT='
+ENTRY(_start)
+PHDRS { text PT_LOAD FLAGS(5); data PT_LOAD FLAGS(6); }
+SECTIONS {
+	. = 0x1000000;
+	.multiboot : { *(.multiboot) } :text
+	.text : { *(.text) } :text
+	. = ALIGN(0x1000);
+	.data : { *(.data) } :data
+}'
 
 # kernel NAME ASM LINKER_SCRIPT [LD_FLAGS...]: assemble and link $T/NAME.elf (with
 # --emit-relocs unless LD_FLAGS say otherwise; ld warnings are not interesting here).
@@ -172,6 +186,21 @@ size=$(wc -c <"$KERNEL")
 head -c $((size - 100)) "$KERNEL" >"$T/trunc-tail.elf"
 expect_fail "a kernel without its last 100 bytes" \
 	"section headers lie past the end of the file" "$T/trunc-tail.elf"
+# Only regular files are read, and refused at once otherwise: a FIFO with no writer would
+# block, /dev/zero would be read until memory runs out (timeout: a hang fails the case).
+PACK_TIMEOUT=10
+expect_fail "/dev/zero as input: refused at once" \
+	"kslide-pack: /dev/zero: a character device, not a regular file" /dev/zero
+mkfifo "$T/fifo-in"
+expect_fail "a FIFO as input, no writer: refused at once" \
+	"fifo-in: a FIFO, not a regular file: kslide-pack reads a kernel from a regular file" \
+	"$T/fifo-in"
+PACK_TIMEOUT=60
+# A sparse file one byte over the limit (tools/pack/files.h): refused by its size, unread.
+printf '\177ELF' >"$T/huge.elf" && truncate -s $((2048 * 1024 * 1024 + 1)) "$T/huge.elf"
+expect_fail "an input over 2 GiB" \
+	"huge.elf: 2147483649 bytes, more than the 2048 MiB a kernel file may have" "$T/huge.elf"
+rm -f "$T/huge.elf"
 
 #### the ELF header ####
 expect_fail "an object file" "an object file (ET_REL), not a linked kernel: link it" "$T/good.o"
@@ -184,6 +213,8 @@ ld -m elf_i386 -pie --no-dynamic-linker --emit-relocs -o "$T/pie-static.elf" "$T
 expect_fail "an i386 static PIE" "an i386 kernel cannot be a PIE (ET_DYN)" "$T/pie-static.elf"
 variant arm && put16 "$T/arm.elf" 18 40 # e_machine = EM_ARM
 expect_fail "another machine" "not an i386 or x86-64 kernel" "$T/arm.elf"
+variant core && put16 "$T/core.elf" 16 4 # e_type = ET_CORE
+expect_fail "a core dump" "ELF type 4 is not an executable: a kernel is ET_EXEC" "$T/core.elf"
 
 #### x86-64 ####
 # kernel64 NAME ASM LINKER_SCRIPT LD_FLAGS...: as kernel(), for x86-64.
@@ -666,6 +697,28 @@ if "$PACK" -v -o "$out" "$T/mb2-reloc.elf" 2>"$T/stderr" &&
 else
 	not_ok "a Multiboot 2 relocatable tag bounds the base" "-v shows another window"
 fi
+if "$PACK" --min 16M -o "$out" "$T/mb2-reloc.elf" 2>"$T/stderr" &&
+	grep -q "warning: .*--min 0x1000000 overridden by the kernel's Multiboot2 relocatable tag: 0x4000000" "$T/stderr"; then
+	ok "an explicit --min the relocatable tag overrides is named"
+else
+	not_ok "an explicit --min the relocatable tag overrides" "no warning"
+fi
+mbkernel mb2-optional "$(mb2 '.short 42, 1
+.long 8')"
+if "$PACK" -o "$out" "$T/mb2-optional.elf" 2>"$T/stderr" &&
+	grep -q "warning: .*1 optional Multiboot2 tag of the kernel's header left out of the image, which relocation cannot honour: type 42" "$T/stderr"; then
+	ok "an optional Multiboot 2 tag left out is named: $(grep -o 'type 42.*' "$T/stderr")"
+else
+	not_ok "an optional Multiboot 2 tag left out is named" "no warning"
+fi
+kernel mb2-dataentry "$ASM_GOOD
+	.section .multiboot, \"a\"
+	.p2align 3
+$(mb2 '.short 3, 0
+.long 12, value')" "$LDS_SPLIT" --emit-relocs
+expect_fail "a Multiboot 2 entry address in data" \
+	"is not in the file bytes of an executable segment: an entry point must be code" \
+	"$T/mb2-dataentry.elf"
 mbkernel mb1-aout "$(mb1 0x10003)"
 expect_fail "Multiboot 1 a.out kludge" "fixed addresses (flags bit 16, the a.out kludge)" \
 	"$T/mb1-aout.elf"
@@ -717,6 +770,151 @@ else
 	not_ok "a kernel linked at 1 MiB" "no warning that nokaslr cannot boot it"
 fi
 
+#### what is not a kernel (tools/pack/kernel_shape.c, kernel_elf.c) ####
+objcopy --only-keep-debug "$T/good.elf" "$T/good.debug"
+expect_fail "a separate debug-info file" \
+	"good.debug: a separate debug-info file: its code (.text) holds no bytes (SHT_NOBITS); pack the kernel itself" \
+	"$T/good.debug"
+# The system's own debug files, the issue's 273 (all of them: make chaos runs every ELF).
+dbg=$(find /usr/lib/debug -type f -name '*.debug' 2>/dev/null | head -n 3)
+for f in $dbg; do
+	expect_fail "a debug file of the system: ${f#/usr/lib/debug/}" "a separate debug-info file" "$f"
+done
+kernel nocode "$ASM_GOOD" '
+ENTRY(_start)
+PHDRS { all PT_LOAD FLAGS(6); }
+SECTIONS { . = 0x1000000; .text : { *(.text) } :all .data : { *(.data) } :all }' --emit-relocs
+expect_fail "no executable segment" \
+	"no executable segment holds bytes of the file (a PT_LOAD with PF_X and a file size): a kernel has code" \
+	"$T/nocode.elf"
+kernel dataentry "$ASM_GOOD
+	.globl value" "$LDS_SPLIT" --emit-relocs -e value
+expect_fail "the entry point in data" \
+	"is not in the file bytes of an executable segment: the ELF header's e_entry must point at code" \
+	"$T/dataentry.elf"
+printf 'int main(void) { return 0; }\n' >"$T/prog.c"
+gcc -O2 -o "$T/prog" "$T/prog.c" || exit 1
+expect_fail "a program for the dynamic loader" \
+	"prog: a program for a dynamic loader (it has PT_INTERP), not a kernel" "$T/prog"
+printf '#include <stdio.h>\nint tiny(void) { return puts("tiny"); }\n' >"$T/lib.c"
+gcc -O2 -fpic -shared -nostdlib -Wl,-soname,libtiny.so.1 -o "$T/libtiny.so" "$T/lib.c" || exit 1
+expect_fail "a shared library" "a shared library (DT_SONAME libtiny.so.1), not a kernel" \
+	"$T/libtiny.so"
+# It calls puts: the linker keeps libc.so.6 as needed (--as-needed drops an unused one).
+gcc -O2 -fpic -shared -o "$T/needs.so" "$T/lib.c" || exit 1
+expect_fail "a shared object that needs libc" \
+	"it needs a shared library (DT_NEEDED libc.so.6): a kernel is linked static" "$T/needs.so"
+
+#### the limits a kernel declares (include/kslide/kernel.h, tools/pack/kernel_limits.c) ####
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# kernel_cpp NAME ASM: the good tiny kernel plus ASM, preprocessed with kslide's headers and
+# linked at 16 MiB.
+LDS16=$(echo "$LDS_GOOD" | sed 's/0x100000/0x1000000/')
+kernel_cpp() {
+	printf '#include "include/kslide/kernel.h"\n%s\n' "$2" >"$T/$1-note.S"
+	gcc -m32 -I"$ROOT" -c "$T/$1-note.S" -o "$T/$1-note.o" &&
+		ld -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments -T "$T/good.ld.16" \
+			--emit-relocs -o "$T/$1.elf" "$T/good.o" "$T/$1-note.o" ||
+		{ echo "pack-errors: cannot build $1" >&2; exit 1; }
+}
+printf '%s\n' "$LDS16" >"$T/good.ld.16"
+# -v's window line for a pack of ARGS...
+window() { "$PACK" -v -o "$out" "$@" 2>&1 | sed -n 's/^image: [0-9]* bytes; //p'; }
+kernel_cpp limits 'KSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_KSLIDE, 0x4000000, 0x400000, 0, 0'
+got=$(window "$T/limits.elf")
+if [ "$got" = "base in [0x1000000, 0x4000000) aligned to 0x400000" ]; then
+	ok "a note's end and alignment are the defaults (.S macro): $got"
+else
+	not_ok "a note's end and alignment are the defaults (.S macro)" "-v says: $got"
+fi
+expect_fail "--max beyond the note's end" \
+	"--max 0x8000000 is beyond the kernel's own limit: its kslide note says it must end at or below 0x4000000 (64 MiB)" \
+	--max 128M "$T/limits.elf"
+expect_fail "--align below the note's" \
+	"--align 0x200000 is below the alignment the kernel's kslide note asks for (0x400000)" \
+	--align 2M "$T/limits.elf"
+printf '#include "include/kslide/kernel.h"\nKSLIDE_KERNEL_NOTE_LIMITS(KSLIDE_HANDOFF_KSLIDE, 0x2000000, 0, 0, 0);\n' >"$T/cnote.c"
+gcc -m32 -I"$ROOT" -c "$T/cnote.c" -o "$T/cnote.o" &&
+	ld -m elf_i386 -nostdlib -z noexecstack -T "$T/good.ld.16" --emit-relocs \
+		-o "$T/cnote.elf" "$T/good.o" "$T/cnote.o" || exit 1
+got=$(window "$T/cnote.elf")
+if [ "$got" = "base in [0x1000000, 0x2000000) aligned to 0x200000" ]; then
+	ok "a note from the C macro bounds the window: $got"
+else
+	not_ok "a note from the C macro bounds the window" "-v says: $got"
+fi
+kernel_cpp ivirt 'KSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_KSLIDE, 0, 0, 0xc0000000, 0'
+expect_fail "an i386 note with a virtual window" \
+	"its kslide note declares a virtual window, but an i386 kernel's virtual base follows its physical one" \
+	"$T/ivirt.elf"
+kernel_cpp below 'KSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_KSLIDE, 0x1000000, 0, 0, 0'
+expect_fail "a kernel linked beyond its own declared end" \
+	"beyond the end its own kslide note declares (0x1000000): it could not run at its link address" \
+	"$T/below.elf"
+# note_of_version V: a kslide note header of version V with no more fields.
+note_of_version() {
+	printf '.pushsection .kslide.note, "", @note\n.balign 4\n.long 7, 8, KSLIDE_NOTE_KERNEL\n'
+	printf '.asciz "kslide"\n.balign 4\n.long %s, 0\n.popsection\n' "$1"
+}
+kernel_cpp v3 "$(note_of_version 3)"
+expect_fail "a note of a version to come" \
+	"its kslide note is version 3; this kslide-pack reads 1 and 2" "$T/v3.elf"
+kernel_cpp v2short "$(note_of_version 2)"
+expect_fail "a version 2 note without its limits" \
+	"its kslide note (version 2) is 8 bytes; that version has 40" "$T/v2short.elf"
+# x86-64: a declared virtual window narrows the default one; an option cannot widen it.
+printf '#include "include/kslide/kernel.h"\nKSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_KSLIDE, 0, 0x400000, 0xffffffff80000000, 0xffffffffc0000000\n' >"$T/x64note.S"
+gcc -m64 -I"$ROOT" -c "$T/x64note.S" -o "$T/x64note.o" &&
+	ld -m elf_x86_64 -nostdlib -z noexecstack --no-warn-rwx-segments -T "$T/x64.ld" \
+		--emit-relocs -o "$T/x64note.elf" "$T/x64.o" "$T/x64note.o" || exit 1
+got=$("$PACK" -v -o "$out" "$T/x64note.elf" 2>&1 | grep '^image: virtual')
+if [ "$got" = "image: virtual base in [0xffffffff80000000, 0xffffffffbfffffff] (last byte) aligned to 0x400000" ]; then
+	ok "an x86-64 note narrows the virtual window: $got"
+else
+	not_ok "an x86-64 note narrows the virtual window" "-v says: $got"
+fi
+expect_fail "--virt-range beyond the note's window" \
+	"--virt-range ends at 0xffffffffff000000, beyond the kernel's own limit: its kslide note says its virtual range ends at or below 0xffffffffc0000000" \
+	--virt-range 0xffffffff80000000:0xffffffffff000000 "$T/x64note.elf"
+expect_fail "--virt-align below the note's alignment" \
+	"--virt-align 0x200000 is below the alignment the kernel's kslide note asks for (0x400000)" \
+	--virt-align 2M "$T/x64note.elf"
+# The reference kernels' own notes (kernel/boot_entry.c).
+expect_fail "i386 reference kernel, --max 2G: its 896 MiB direct map" \
+	"--max 0x80000000 is beyond the kernel's own limit: its kslide note says it must end at or below 0x38000000 (896 MiB)" \
+	--max 2G "$KERNEL"
+expect_fail "i386 reference kernel, --max 4G" "must end at or below 0x38000000 (896 MiB)" \
+	--max 4G "$KERNEL"
+expect_fail "x86-64 reference kernel, --max 65G: its 64 GiB direct map" \
+	"--max 0x1040000000 is beyond the kernel's own limit: its kslide note says it must end at or below 0x1000000000 (64 GiB)" \
+	--max 65G "$B/x86_64/kernel.elf"
+expect_fail "x86-64 PIE, --virt-range over the direct map" \
+	"--virt-range starts at 0xffff800000000000, below the kernel's own limit: its kslide note says its virtual range starts at or above 0xffff801000000000" \
+	--virt-range 0xffff800000000000:0 "$B/x86_64/kernel-pie.elf"
+if "$PACK" --virt-range 0xffff801000000000:0xffffffffff000000 -o "$out" "$B/x86_64/kernel-pie.elf" 2>"$T/stderr"; then
+	ok "x86-64 PIE: the whole declared window may be asked for"
+else
+	not_ok "x86-64 PIE: the whole declared window" "refused"
+fi
+# Without its note the i386 kernel's fields still bound the window: its pointers into itself
+# (0xc1...) pass 2^32 for bases around 1 GiB.
+objcopy -R .kslide.note "$KERNEL" "$T/nonote.elf"
+for max in 2G 4G; do
+	expect_fail "i386 reference kernel without its note, --max $max: a field overflows" \
+		"would overflow for the physical bases [0x40000000, " --max $max "$T/nonote.elf"
+done
+head -n 1 "$T/stderr" | grep -q 'a 32-bit field at payload offset 0x[0-9a-f]* (link address 0xc1[0-9a-f]*, holding 0xc1[0-9a-f]*).*lower --max to 0x3f[0-9a-f]*$' &&
+	ok "... naming the field, its value and the bound: $(grep -o 'lower --max to .*' "$T/stderr")" ||
+	not_ok "the field overflow message" "does not name the field, its value and the bound"
+
+#### options kslide-pack cannot honour are named, not dropped ####
+if "$PACK" --virt-align 4K --virt-range 0xffffffff80000000:0 -o "$out" "$G" 2>"$T/stderr" &&
+	grep -q "warning: .*good.elf: --virt-align and --virt-range ignored: an i386 kernel's virtual base follows its physical one" "$T/stderr"; then
+	ok "i386: --virt-align and --virt-range are named as ignored"
+else
+	not_ok "i386: --virt-align and --virt-range are named as ignored" "no warning"
+fi
+
 #### the output ####
 mkdir "$T/outdir"
 if "$PACK" -o "$T/outdir" "$G" 2>"$T/stderr"; [ $? -eq 1 ] &&
@@ -731,6 +929,55 @@ if "$PACK" -o "$T/no/such/dir/k.img" "$G" 2>"$T/stderr"; [ $? -eq 1 ] &&
 	ok "output in a missing directory: $(cat "$T/stderr")"
 else
 	not_ok "output in a missing directory" "expected exit 1 and \"cannot create a temporary file\""
+fi
+
+# Only regular files are replaced: a device or a FIFO at the path is refused and stays.
+# A device node of our own (the /dev/full numbers, 1:7, where mknod may make one): a packer
+# that replaced it must not take the system's /dev/full with it.
+dev=$T/full
+mknod "$dev" c 1 7 2>/dev/null || dev=/dev/full
+if "$PACK" -o "$dev" "$G" 2>"$T/stderr"; [ $? -eq 1 ] && [ -c "$dev" ] &&
+	grep -qF "kslide-pack: $dev: a character device, not a regular file: kslide-pack replaces only regular files (-o - writes to standard output)" "$T/stderr" &&
+	[ -z "$(ls -d "$dev".tmp* 2>/dev/null)" ]; then
+	ok "-o a character device: refused, the device stays: $(cat "$T/stderr")"
+else
+	not_ok "-o a character device ($dev)" "not refused, or the device was replaced"
+fi
+mkfifo "$T/fifo-out"
+if "$PACK" -o "$T/fifo-out" "$G" 2>"$T/stderr"; [ $? -eq 1 ] && [ -p "$T/fifo-out" ] &&
+	grep -qF "fifo-out: a FIFO, not a regular file" "$T/stderr" &&
+	[ -z "$(ls -d "$T/fifo-out".tmp* 2>/dev/null)" ]; then
+	ok "-o FIFO: refused, the FIFO stays"
+else
+	not_ok "-o FIFO" "not refused, or the FIFO was replaced"
+fi
+"$PACK" -o "$T/file.img" "$G" 2>/dev/null
+if "$PACK" --stats -o - "$G" >"$T/stdout.img" 2>"$T/stderr" && cmp -s "$T/file.img" "$T/stdout.img" &&
+	grep -q 'bytes/relocation' "$T/stderr"; then
+	ok "-o - writes the image to standard output, --stats to standard error"
+else
+	not_ok "-o -" "standard output differs from -o FILE, or the statistics are in it"
+fi
+if "$PACK" -o - "$G" >/dev/full 2>"$T/stderr"; [ $? -eq 1 ] &&
+	grep -qF "kslide-pack: cannot write to standard output: No space left on device" "$T/stderr"; then
+	ok "-o - onto a full device: $(cat "$T/stderr")"
+else
+	not_ok "-o - onto a full device" "expected exit 1 and the error"
+fi
+head -c 100 /dev/urandom >"$T/target.img"
+ln -s target.img "$T/link.img"
+if "$PACK" -o "$T/link.img" "$G" 2>"$T/stderr" && [ -L "$T/link.img" ] &&
+	cmp -s "$T/file.img" "$T/target.img"; then
+	ok "-o a symbolic link: the link stays, its target gets the image"
+else
+	not_ok "-o a symbolic link" "the link was replaced or its target not written"
+fi
+ln -s nowhere.img "$T/dangling.img"
+if "$PACK" -o "$T/dangling.img" "$G" 2>"$T/stderr"; [ $? -eq 1 ] && [ -L "$T/dangling.img" ] &&
+	[ ! -e "$T/nowhere.img" ] && grep -qF "a symbolic link to nothing" "$T/stderr"; then
+	ok "-o a dangling symbolic link: refused"
+else
+	not_ok "-o a dangling symbolic link" "not refused, or something was written"
 fi
 
 echo "pack-errors: $passed passed, $failed failed"

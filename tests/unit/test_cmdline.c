@@ -210,6 +210,58 @@ static void test_only_whole_stub_words_are_removed(void **state)
 	assert_false(cmdline_is_stub_word("nokaslr", 6));
 }
 
+/* The stub's words of cmdline, each followed by '|', as cmdline_next_stub_word walks them. */
+static void expect_stub_words(const char *cmdline, size_t len, const char *want)
+{
+	char got[256] = "";
+	size_t pos = 0, n, at = 0;
+	const char *w;
+	while (cmdline_next_stub_word(cmdline, len, &pos, &w, &n)) {
+		assert_true(at + n + 1 < sizeof(got));
+		memcpy(got + at, w, n);
+		at += n;
+		got[at++] = '|';
+		got[at] = '\0';
+	}
+	assert_string_equal(got, want);
+}
+
+static void test_stub_words_are_walked_in_order(void **state)
+{
+	(void)state;
+	const char *line = "root=/dev/sda nokaslr kslide.entopy=pit\tquiet kslide.x kaslr=1";
+	expect_stub_words(line, strlen(line), "nokaslr|kslide.entopy=pit|kslide.x|");
+	expect_stub_words(line, 21, "nokaslr|"); /* len ends the line */
+	expect_stub_words("quiet", 5, "");
+	expect_stub_words(NULL, 0, "");
+}
+
+/* The items of list, each followed by '|', as cmdline_list_next walks them. */
+static void expect_items(const char *list, const char *want)
+{
+	char got[256] = "";
+	size_t pos = 0, n, at = 0;
+	const char *item;
+	while (cmdline_list_next(list, &pos, &item, &n)) {
+		assert_true(at + n + 1 < sizeof(got));
+		memcpy(got + at, item, n);
+		at += n;
+		got[at++] = '|';
+		got[at] = '\0';
+	}
+	assert_string_equal(got, want);
+}
+
+static void test_list_items_are_walked_empty_ones_skipped(void **state)
+{
+	(void)state;
+	expect_items(",,bogus,,pit,", "bogus|pit|");
+	expect_items("rdrand", "rdrand|");
+	expect_items("", "");
+	expect_items(",", "");
+	expect_items(NULL, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +279,8 @@ int main(void)
 		cmocka_unit_test(test_list_membership),
 		cmocka_unit_test(test_stub_words_are_removed_the_rest_kept_in_order),
 		cmocka_unit_test(test_only_whole_stub_words_are_removed),
+		cmocka_unit_test(test_stub_words_are_walked_in_order),
+		cmocka_unit_test(test_list_items_are_walked_empty_ones_skipped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,9 +128,9 @@ static struct kernel_elf kernel(unsigned arch, uint64_t base)
 	static struct kernel_segment segments[2];
 	static uint8_t payload[SECOND_SEGMENT + SEGMENT_BYTES];
 	memset(payload, 0, sizeof(payload));
-	segments[0] = (struct kernel_segment){ 0, SEGMENT_BYTES, SEGMENT_BYTES, base, false };
+	segments[0] = (struct kernel_segment){ 0, SEGMENT_BYTES, SEGMENT_BYTES, base, false, true };
 	segments[1] = (struct kernel_segment){ SECOND_SEGMENT, SEGMENT_BYTES, SEGMENT_BYTES,
-					       base + SECOND_SEGMENT, false };
+					       base + SECOND_SEGMENT, false, false };
 	struct kernel_elf k = { .arch = arch, .payload = payload, .file_size = sizeof(payload),
 				.mem_size = sizeof(payload), .link_virt = base,
 				.segments = segments, .segment_count = 2 };

@@ -1,0 +1,257 @@
+/*
+ * Unit tests for boot/handoff_multiboot.c, the pass-through: what the kernel is entered with,
+ * and what of the loader's information changes (only what the move made false) when the
+ * loader was Multiboot 1 or Multiboot 2. The handoff uses 32-bit physical addresses as
+ * pointers, so the loader's memory, the lent memory and the stub's own structures are mapped
+ * below 2 GiB (MAP_32BIT).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <cmocka.h>
+
+#include "boot/handoff.h"
+#include "boot/multiboot1.h"
+#include "boot/multiboot2.h"
+#include "include/kslide/multiboot.h"
+#include "lib/errors.h"
+
+#define LOW_BYTES 0x10000 /* each low buffer: room for the info and its copy */
+
+/* Multiboot2 2.0, 3.6: the tags the test writes. */
+#define TAG_END 0
+#define TAG_CMDLINE 1
+#define TAG_MMAP 6
+#define TAG_ELF_SECTIONS 9
+#define TAG_LOAD_BASE 21
+/* Multiboot 0.6.96, 3.3: flags bits, and the cmdline field's offset. */
+#define MB1_FLAG_MEM (1u << 0)
+#define MB1_FLAG_CMDLINE (1u << 2)
+#define MB1_FLAGS_SYMBOLS ((1u << 4) | (1u << 5))
+#define MB1_FLAG_MMAP (1u << 6)
+#define MB1_CMDLINE 16
+
+#define OLD_BASE 0x200000u   /* where the loader put the packed image */
+#define NEW_BASE 0x4a00000u  /* where the stub moved the kernel */
+#define ENTRY_OFFSET 0x1234u /* the kernel's entry, from its first byte */
+#define CMDLINE "nokaslr hello=world kslide.entropy=pit kaslr last"
+#define KERNEL_WORDS "hello=world last"
+
+static uint8_t *low(void)
+{
+	void *p = mmap(NULL, LOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		       -1, 0);
+	assert_true(p != MAP_FAILED);
+	memset(p, 0xee, LOW_BYTES);
+	return p;
+}
+
+static uint32_t addr32(const void *p)
+{
+	return (uint32_t)(uintptr_t)p;
+}
+
+/* The stub's mapping: the entry is the new base plus the offset, as boot/i386/mapping.c has it. */
+uint64_t mapping_address(const struct kernel_mapping *m, uint64_t offset)
+{
+	return m->virt + offset;
+}
+
+static uint8_t *lent_memory;
+static unsigned lend_calls;
+
+static int lend(uint64_t size, uint64_t *addr)
+{
+	lend_calls++;
+	if (!lent_memory || size > LOW_BYTES)
+		return KS_ENOSPC;
+	*addr = (uintptr_t)lent_memory;
+	return KS_OK;
+}
+
+struct fixture {
+	struct kslide_image_header image;
+	struct boot_env env;
+	struct kslide_bootinfo bootinfo;
+	struct kernel_mapping mapping;
+	struct handoff_context ctx;
+	struct entry_regs regs;
+};
+
+static void setup(struct fixture *f, uint32_t magic, uint8_t *info, char *cmdline)
+{
+	memset(f, 0, sizeof(*f));
+	f->image.entry_offset = ENTRY_OFFSET;
+	f->env.loader_magic = magic;
+	f->env.loader_info = addr32(info);
+	f->env.cmdline = cmdline;
+	f->env.cmdline_phys = addr32(cmdline);
+	memset(&f->bootinfo, 0x5a, sizeof(f->bootinfo));
+	f->bootinfo.phys_base = NEW_BASE;
+	f->mapping = (struct kernel_mapping){ .phys = NEW_BASE, .virt = NEW_BASE };
+	f->ctx = (struct handoff_context){ .image = &f->image, .env = &f->env,
+					   .bootinfo = &f->bootinfo, .mapping = &f->mapping,
+					   .lend = lend };
+	lend_calls = 0;
+}
+
+static void expect_registers(const struct fixture *f, uint32_t magic, uint32_t info)
+{
+	assert_int_equal(f->regs.entry, NEW_BASE + ENTRY_OFFSET);
+	assert_int_equal(f->regs.eax, magic);
+	assert_int_equal(f->regs.ebx, info);
+	assert_int_equal(f->regs.ecx, addr32(&f->bootinfo));
+	assert_int_equal(f->regs.edx, KSLIDE_BOOT_MAGIC);
+	assert_int_equal(f->regs.esi | f->regs.edi | f->regs.ebp, 0);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void test_multiboot1_in_place(void **state)
+{
+	(void)state;
+	uint8_t *mem = low(), *info = mem;
+	char *cmdline = (char *)mem + 0x1000;
+	strcpy(cmdline, CMDLINE);
+	const uint32_t flags = MB1_FLAG_MEM | MB1_FLAG_CMDLINE | MB1_FLAGS_SYMBOLS | MB1_FLAG_MMAP;
+	put32(info, flags);
+	put32(info + MB1_CMDLINE, addr32(cmdline));
+	uint8_t before[128];
+	memcpy(before, info, sizeof(before));
+	lent_memory = NULL;
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, MULTIBOOT1_BOOTLOADER_MAGIC, info, cmdline);
+	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	expect_registers(f, MULTIBOOT1_BOOTLOADER_MAGIC, addr32(info));
+	/* The symbol fields described the packed image: their flags go, nothing else changes. */
+	assert_int_equal(get32(info), flags & ~MB1_FLAGS_SYMBOLS);
+	assert_memory_equal(info + 4, before + 4, sizeof(before) - 4);
+	assert_string_equal(cmdline, KERNEL_WORDS);
+	assert_int_equal(lend_calls, 0);
+	munmap(mem, LOW_BYTES);
+	munmap(f, LOW_BYTES);
+}
+
+/* Appends a tag of the given type and payload; returns the offset after it (8-aligned). */
+static uint32_t add_tag(uint8_t *info, uint32_t at, uint32_t type, const void *payload,
+			uint32_t len)
+{
+	put32(info + at, type);
+	put32(info + at + 4, 8 + len);
+	if (len)
+		memcpy(info + at + 8, payload, len);
+	return (at + 8 + len + 7) & ~7u;
+}
+
+static void test_multiboot2_copy(void **state)
+{
+	(void)state;
+	uint8_t *mem = low(), *info = mem, *copy = low();
+	uint8_t sections[20] = { 3, 0, 0, 0, 40, 0, 0, 0, 1 }; /* num, entsize, shndx + one byte */
+	uint8_t mmap_entries[8 + 24] = { 24 };
+	uint32_t load_base[1] = { OLD_BASE };
+	uint32_t at = 8, cmdline_at;
+	at = add_tag(info, at, TAG_ELF_SECTIONS, sections, sizeof(sections));
+	cmdline_at = at + 8;
+	at = add_tag(info, at, TAG_CMDLINE, CMDLINE, sizeof(CMDLINE));
+	at = add_tag(info, at, TAG_LOAD_BASE, load_base, sizeof(load_base));
+	uint32_t mmap_at = at;
+	at = add_tag(info, at, TAG_MMAP, mmap_entries, sizeof(mmap_entries));
+	at = add_tag(info, at, TAG_END, NULL, 0);
+	put32(info, at);
+	put32(info + 4, 0);
+	uint8_t mmap_tag[8 + sizeof(mmap_entries)];
+	memcpy(mmap_tag, info + mmap_at, sizeof(mmap_tag));
+
+	lent_memory = copy;
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, MULTIBOOT2_BOOTLOADER_MAGIC, info, (char *)info + cmdline_at);
+	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	expect_registers(f, MULTIBOOT2_BOOTLOADER_MAGIC, addr32(copy));
+
+	/* The copy: no ELF sections, the command line stripped, the load base moved, the map as
+	 * the loader wrote it, kslide's tag last before the end tag. */
+	bool seen_cmdline = false, seen_base = false, seen_mmap = false, seen_kslide = false;
+	uint32_t total = get32(copy), pos = 8, type = TAG_END;
+	assert_true(total <= LOW_BYTES);
+	while (pos + 8 <= total) {
+		type = get32(copy + pos);
+		uint32_t size = get32(copy + pos + 4);
+		assert_false(seen_kslide && type != TAG_END);
+		switch (type) {
+		case TAG_ELF_SECTIONS:
+			fail_msg("the ELF sections tag, which described the packed image, was kept");
+			break;
+		case TAG_CMDLINE:
+			assert_string_equal((const char *)copy + pos + 8, KERNEL_WORDS);
+			seen_cmdline = true;
+			break;
+		case TAG_LOAD_BASE:
+			assert_int_equal(get32(copy + pos + 8), NEW_BASE);
+			seen_base = true;
+			break;
+		case TAG_MMAP:
+			assert_memory_equal(copy + pos, mmap_tag, sizeof(mmap_tag));
+			seen_mmap = true;
+			break;
+		case KSLIDE_MULTIBOOT2_TAG_BOOTINFO:
+			assert_int_equal(size, 8 + sizeof(f->bootinfo));
+			assert_memory_equal(copy + pos + 8, &f->bootinfo, sizeof(f->bootinfo));
+			seen_kslide = true;
+			break;
+		}
+		if (type == TAG_END) {
+			assert_int_equal(size, 8);
+			assert_int_equal(pos + 8, total);
+			break;
+		}
+		pos += (size + 7) & ~7u;
+	}
+	assert_int_equal(type, TAG_END);
+	assert_true(seen_cmdline && seen_base && seen_mmap && seen_kslide);
+	munmap(mem, LOW_BYTES);
+	munmap(copy, LOW_BYTES);
+	munmap(f, LOW_BYTES);
+}
+
+static void test_multiboot2_no_memory(void **state)
+{
+	(void)state;
+	uint8_t *info = low();
+	uint32_t at = add_tag(info, 8, TAG_END, NULL, 0);
+	put32(info, at);
+	lent_memory = NULL;
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, MULTIBOOT2_BOOTLOADER_MAGIC, info, NULL);
+	assert_int_not_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	assert_non_null(f->ctx.why);
+	assert_int_equal(lend_calls, 1);
+	munmap(info, LOW_BYTES);
+	munmap(f, LOW_BYTES);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_multiboot1_in_place),
+		cmocka_unit_test(test_multiboot2_copy),
+		cmocka_unit_test(test_multiboot2_no_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

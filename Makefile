@@ -99,5 +99,6 @@ clean:
 	rm -rf $(BUILD)
 
 include mk/mutate.mk
+include mk/smp.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -27,8 +27,14 @@
 
 _Static_assert(sizeof(struct cpu_tables) <= PAGE_SIZE, "descriptor tables exceed a page");
 
+/* Each CPU's slice of the entry stack page: the boot CPU keeps the top one. */
+#define ENTRY_STACK_SLICE (PAGE_SIZE / CPU_MAX)
+_Static_assert(ENTRY_STACK_SLICE >= 8 * ENTRY_STACK_FRAME_BYTES, "entry stack slice too small");
+
 struct cpu_tables *cpu_tables;
 static uint8_t trap_stack[TRAP_STACK_BYTES] __attribute__((aligned(16)));
+static uint8_t ap_trap_stack[CPU_AP_MAX][TRAP_STACK_BYTES] __attribute__((aligned(16)));
+static struct entry_percpu ap_percpu[CPU_AP_MAX];
 static bool umip_enabled;
 
 /* kernel/<arch>/vectors.S: where the stubs lead, in the image. */
@@ -60,6 +66,11 @@ uintptr_t cpu_tss_alias(void)
 	return alias_of(&cpu_tables->tss);
 }
 
+uintptr_t cpu_ap_gdt_alias(unsigned ap)
+{
+	return alias_of(cpu_tables->ap[ap].gdt);
+}
+
 static void build_idt(struct cpu_tables *t)
 {
 	for (unsigned v = 0; v < TRAP_VECTOR_COUNT; v++)
@@ -69,31 +80,45 @@ static void build_idt(struct cpu_tables *t)
 
 /*
  * What a CPU does to take the tables, once they are built: every way a CPU comes into the
- * kernel (today the boot CPU's, once) goes through here, so none keeps the reset LDT or the
+ * kernel (the boot CPU's, and each application processor's start, kernel/smp.c) goes through
+ * here; true when it set CR4.UMIP, so none keeps the reset LDT or the
  * loader's tables.
  */
-static void cpu_load(void)
+static bool cpu_load(uint64_t *gdt_original, const struct entry_percpu *percpu)
 {
 	struct desc_ptr gdt = { .limit = sizeof(cpu_tables->gdt) - 1,
-				.base = (uintptr_t)cpu_tables->gdt };
+				.base = (uintptr_t)gdt_original };
 	lgdt(&gdt);
 	cpu_load_segments();
 	ltr(TSS_SEL); /* marks the descriptor busy: a write, so before GDTR moves to the alias */
-	cpu_tss_descriptor_clear(cpu_tables);
+	cpu_tss_descriptor_clear(gdt_original);
 	lldt(0); /* not the reset LDT (base 0): a TI=1 selector must name nothing */
 	write_cr0(read_cr0() | CR0_WP);
-	cpu_entry_register_init(&entry_percpu);
-	gdt.base = cpu_gdt_alias();
+	cpu_entry_register_init(percpu);
+	gdt.base = alias_of(gdt_original);
 	lgdt(&gdt);
 	struct desc_ptr idt = { .limit = sizeof(cpu_tables->idt) - 1, .base = cpu_idt_alias() };
 	lidt(&idt);
 
 	struct cpu_features f;
 	cpu_probe(&x86_arch_ops, &f);
-	if (f.umip) {
+	if (f.umip)
 		write_cr4(read_cr4() | CR4_UMIP);
-		umip_enabled = true;
-	}
+	return f.umip;
+}
+
+void cpu_ap_load(unsigned ap)
+{
+	struct cpu_gdt_tss *own = &cpu_tables->ap[ap];
+	uintptr_t entry_stack_top = entry_area_stack_top() - (ap + 1) * ENTRY_STACK_SLICE;
+	cpu_tables_build_gdt_tss(own->gdt, &own->tss, alias_of(&own->tss), entry_stack_top);
+	ap_percpu[ap] = (struct entry_percpu){
+		.kernel_entry = (uintptr_t)kernel_entry,
+		.kernel_stack_top = (uintptr_t)(ap_trap_stack[ap] + TRAP_STACK_BYTES),
+		.entry_stack_top = entry_stack_top,
+		.exit_stub = entry_area_exit()
+	};
+	cpu_load(own->gdt, &ap_percpu[ap]);
 }
 
 void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
@@ -103,12 +128,13 @@ void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 	entry_area_init(bi, pti);
 	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
 	build_idt(cpu_tables);
-	cpu_tables_build_gdt_tss(cpu_tables, cpu_tss_alias(), entry_area_stack_top());
+	cpu_tables_build_gdt_tss(cpu_tables->gdt, &cpu_tables->tss, cpu_tss_alias(),
+				 entry_area_stack_top());
 	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
 					      .kernel_stack_top = trap_stack_top(),
 					      .entry_stack_top = entry_area_stack_top(),
 					      .exit_stub = entry_area_exit() };
-	cpu_load();
+	umip_enabled = cpu_load(cpu_tables->gdt, &entry_percpu);
 	space_init();
 }
 

@@ -25,6 +25,11 @@ uintptr_t cpu_idt_alias(void);
 uintptr_t cpu_gdt_alias(void);
 uintptr_t cpu_tss_alias(void);
 
+/* Application processor ap (0 .. CPU_AP_MAX - 1) takes its own GDT and TSS and the shared
+ * IDT, all through the alias, by the boot CPU's path; it sets CR4.UMIP when it has UMIP. */
+void cpu_ap_load(unsigned ap);
+uintptr_t cpu_ap_gdt_alias(unsigned ap);
+
 /* The kernel stack a trap from ring 3 is moved to (kernel/<arch>/vectors.S). */
 uintptr_t trap_stack_top(void);
 
@@ -33,9 +38,10 @@ gate_t cpu_gate(uintptr_t handler, uint8_t type);
 uintptr_t cpu_gate_handler(gate_t gate);
 uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t); /* and 0 if any other stack is set */
 /* The GDT's flat segments and TSS descriptor, and the TSS with its ring-0 stack. */
-void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top);
+void cpu_tables_build_gdt_tss(uint64_t *gdt, cpu_tss_t *tss, uintptr_t tss_alias,
+			      uintptr_t stack_top);
 void cpu_load_segments(void); /* CS, then the data segments, from the GDT just loaded */
-void cpu_tss_descriptor_clear(struct cpu_tables *t);
+void cpu_tss_descriptor_clear(uint64_t *gdt);
 /* Put the one value the stubs need into the register they read it from (x86-64: the GS
  * base; i386: DR0), never into memory the entry area leads to. */
 void cpu_entry_register_init(const struct entry_percpu *percpu);

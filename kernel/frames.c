@@ -61,33 +61,57 @@ static uint64_t blocked_until(const struct kslide_bootinfo *bi, uint64_t lo, uin
 	return 0;
 }
 
+/* A run of bytes, aligned to align, inside [min, max). */
+struct want {
+	uint64_t min, max, bytes, align;
+};
+
 /* The lowest fitting start inside one usable entry, or 0. */
-static uint64_t lowest_in(const struct kslide_bootinfo *bi, const struct kslide_mem_entry *e)
+static uint64_t lowest_in(const struct kslide_bootinfo *bi, const struct kslide_mem_entry *e,
+			  const struct want *w)
 {
 	uint64_t end = e->base + e->length;
-	if (end > DIRECT_MAP_SPAN)
-		end = DIRECT_MAP_SPAN;
-	uint64_t start = align_up(e->base > FRAMES_MIN ? e->base : FRAMES_MIN, RUN_ALIGN);
-	while (start < end && end - start >= RUN_BYTES) {
-		uint64_t until = blocked_until(bi, start, start + RUN_BYTES);
+	if (end > w->max)
+		end = w->max;
+	uint64_t start = align_up(e->base > w->min ? e->base : w->min, w->align);
+	while (start < end && end - start >= w->bytes) {
+		uint64_t until = blocked_until(bi, start, start + w->bytes);
 		if (until == 0)
 			return start;
-		start = align_up(until, RUN_ALIGN);
+		start = align_up(until, w->align);
 	}
 	return 0;
 }
 
-int frames_init(const struct kslide_bootinfo *bi)
+static uint64_t lowest_free(const struct kslide_bootinfo *bi, const struct want *w)
 {
 	const struct kslide_mem_entry *map = phys_to_virt(bi->mmap);
 	uint64_t best = 0;
 	for (uint32_t i = 0; i < bi->mmap_count; i++) {
 		if (map[i].type != KSLIDE_MEM_USABLE)
 			continue;
-		uint64_t start = lowest_in(bi, &map[i]);
+		uint64_t start = lowest_in(bi, &map[i], w);
 		if (start && (!best || start < best))
 			best = start;
 	}
+	return best;
+}
+
+uint64_t frames_low_free(const struct kslide_bootinfo *bi, uint64_t min, uint64_t max,
+			 size_t pages)
+{
+	const struct want w = { min, max, (uint64_t)pages * PAGE_SIZE, PAGE_SIZE };
+	uint64_t start = lowest_free(bi, &w);
+	/* Not the run itself, which the kernel holds from frames_init on. */
+	if (start && start < run_end && run_start < start + w.bytes)
+		return 0;
+	return start;
+}
+
+int frames_init(const struct kslide_bootinfo *bi)
+{
+	const struct want w = { FRAMES_MIN, DIRECT_MAP_SPAN, RUN_BYTES, RUN_ALIGN };
+	uint64_t best = lowest_free(bi, &w);
 	if (!best)
 		return KS_ENOENT;
 	run_start = run_next = best;

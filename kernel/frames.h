@@ -30,6 +30,12 @@ int frames_init(const struct kslide_bootinfo *bi);
  * run is used up. Nothing is ever given back. */
 void *frames_alloc(size_t pages, size_t align_pages);
 
+/* The lowest pages free pages in usable RAM inside [min, max) that meet nothing the kernel
+ * keeps (nor the run), for short-lived use such as the AP trampoline; 0 when none. Nothing
+ * is taken: the caller uses them and gives them up before anything else looks. */
+uint64_t frames_low_free(const struct kslide_bootinfo *bi, uint64_t min, uint64_t max,
+			 size_t pages);
+
 /* The run, [*start, *end) physical, for the selftests. */
 void frames_range(uint64_t *start, uint64_t *end);
 

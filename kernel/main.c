@@ -15,6 +15,7 @@
 #include "kernel/qemu_exit.h"
 #include "kernel/report.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
 #include "kernel/sysctl.h"
 #include "lib/cmdline.h"
 #include "lib/string.h"
@@ -60,6 +61,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
 	bool pti = !cmdline_has_flag(cmdline, strlen(cmdline), NOPTI_FLAG);
 	arch_cpu_init(bi, pti);
+	smp_init(bi);
 	kprintf("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
 		arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
 		(unsigned long long)arch_idt_alias());

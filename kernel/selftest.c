@@ -16,6 +16,8 @@ static const struct selftest_suite *const suites[] = {
 	&selftest_panic_on_oops,
 	&selftest_oops_limit,
 	&selftest_syscall_bench,
+	&selftest_smp,
+	&selftest_hotplug,
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))

@@ -35,6 +35,8 @@ extern const struct selftest_suite selftest_leak;
 extern const struct selftest_suite selftest_panic_on_oops;
 extern const struct selftest_suite selftest_oops_limit;
 extern const struct selftest_suite selftest_syscall_bench;
+extern const struct selftest_suite selftest_smp;     /* kernel/smp_test.c */
+extern const struct selftest_suite selftest_hotplug; /* kernel/smp_test.c */
 
 /* The CPU's checks of selftest=leak (kernel/leak_cpu.c): descriptor-table aliases, UMIP,
  * user page tables; leak_test.c reports them as one case. */

@@ -8,9 +8,9 @@ set -u
 
 # In the order `make check` runs them.
 STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
-boot-i386 boot-x86_64 boot-grub boot-faults chaos-sample leak-i386 leak-x86_64 leak-x86_64-pie
-example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie uniform-x86_64-4k
-uniform-linux-686"
+boot-i386 boot-x86_64 boot-smp boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
+leak-x86_64-pie example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie
+uniform-x86_64-4k uniform-linux-686"
 
 # Boots per uniformity stage. The 440-slot i386 stage is the one with power: at 1,000 boots
 # the checker rejects the fold bias and 1.5 times the weight on a quarter of the slots with
@@ -34,6 +34,7 @@ run_stage() { # run_stage NAME: the stage's command
 	kslide-stat) tests/stat/check.sh "$B" ;;
 	boot-i386) tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh ;;
 	boot-x86_64) tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh ;;
+	boot-smp) tests/boot/matrix.sh "$B" tests/boot/smp-cases.sh ;;
 	boot-grub) tests/boot/grub.sh "$B" ;;
 	boot-faults) tests/boot/faults.sh "$B" ;;
 	# A few damaged bytes per checked image region, both arches (`make chaos`: the campaign).

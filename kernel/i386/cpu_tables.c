@@ -21,17 +21,18 @@ uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t)
 	return t->tss.esp1 || t->tss.esp2 ? 0 : t->tss.esp0;
 }
 
-void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top)
+void cpu_tables_build_gdt_tss(uint64_t *gdt, cpu_tss_t *tss, uintptr_t tss_alias,
+			      uintptr_t stack_top)
 {
-	t->gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_FLAT);
-	t->gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_FLAT);
-	t->gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_FLAT);
-	t->gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_FLAT);
-	t->gdt[TSS_SEL / 8] = segment(tss_alias, sizeof(struct tss32) - 1, SEG_TSS, 0);
+	gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_FLAT);
+	gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_FLAT);
+	gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_FLAT);
+	gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_FLAT);
+	gdt[TSS_SEL / 8] = segment(tss_alias, sizeof(struct tss32) - 1, SEG_TSS, 0);
 
-	t->tss.esp0 = stack_top;
-	t->tss.ss0 = KERNEL_DS;
-	t->tss.iomap_base = sizeof(struct tss32); /* no I/O bitmap: no ports for ring 3 */
+	tss->esp0 = stack_top;
+	tss->ss0 = KERNEL_DS;
+	tss->iomap_base = sizeof(struct tss32); /* no I/O bitmap: no ports for ring 3 */
 }
 
 void cpu_load_segments(void)
@@ -44,9 +45,9 @@ void cpu_load_segments(void)
 			 : "memory");
 }
 
-void cpu_tss_descriptor_clear(struct cpu_tables *t)
+void cpu_tss_descriptor_clear(uint64_t *gdt)
 {
-	t->gdt[TSS_SEL / 8] = 0;
+	gdt[TSS_SEL / 8] = 0;
 }
 
 /*

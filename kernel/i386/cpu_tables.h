@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kernel/layout.h"
+#include "kernel/smp_limits.h"
 
 #define IDT_ENTRIES 256
 #define GDT_ENTRIES 6
@@ -23,10 +24,19 @@ struct tss32 {
 
 typedef uint64_t gate_t; /* SDM Vol. 3A, 6.11: a 32-bit interrupt gate */
 
-struct cpu_tables {
-	gate_t idt[IDT_ENTRIES];
+typedef struct tss32 cpu_tss_t;
+
+/* An application processor's own GDT and TSS (kernel/smp.h), after the boot CPU's. */
+struct cpu_gdt_tss {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss32 tss;
+};
+
+struct cpu_tables {
+	gate_t idt[IDT_ENTRIES]; /* shared by every CPU */
+	uint64_t gdt[GDT_ENTRIES];
+	struct tss32 tss;
+	struct cpu_gdt_tss ap[CPU_AP_MAX];
 };
 
 /* The page directory the kernel runs on (kernel/i386/head.S). */

@@ -36,18 +36,19 @@ static void wrmsr(uint32_t msr, uint64_t value)
 	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
 }
 
-void cpu_tables_build_gdt_tss(struct cpu_tables *t, uintptr_t tss_alias, uintptr_t stack_top)
+void cpu_tables_build_gdt_tss(uint64_t *gdt, cpu_tss_t *tss, uintptr_t tss_alias,
+			      uintptr_t stack_top)
 {
-	t->gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_CODE64);
-	t->gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_DATA);
-	t->gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_DATA);
-	t->gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_CODE64);
+	gdt[KERNEL_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, SEG_FLAGS_CODE64);
+	gdt[KERNEL_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, SEG_FLAGS_DATA);
+	gdt[USER_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_DATA, SEG_FLAGS_DATA);
+	gdt[USER_CS / 8] = segment(0, SEG_LIMIT_4G, SEG_USER_CODE, SEG_FLAGS_CODE64);
 	/* The 16-byte system descriptor: the usual 8 bytes, then base bits 63..32. */
-	t->gdt[TSS_SEL / 8] = segment((uint32_t)tss_alias, sizeof(struct tss64) - 1, SEG_TSS, 0);
-	t->gdt[TSS_SEL / 8 + 1] = (uint64_t)tss_alias >> 32;
+	gdt[TSS_SEL / 8] = segment((uint32_t)tss_alias, sizeof(struct tss64) - 1, SEG_TSS, 0);
+	gdt[TSS_SEL / 8 + 1] = (uint64_t)tss_alias >> 32;
 
-	t->tss.rsp[0] = stack_top;
-	t->tss.iomap_base = sizeof(struct tss64); /* no I/O bitmap: no ports for ring 3 */
+	tss->rsp[0] = stack_top;
+	tss->iomap_base = sizeof(struct tss64); /* no I/O bitmap: no ports for ring 3 */
 }
 
 /* CS by a far return (long mode has no far jump to an immediate), then the data segments. */
@@ -65,9 +66,9 @@ void cpu_load_segments(void)
 			 : "rax", "memory");
 }
 
-void cpu_tss_descriptor_clear(struct cpu_tables *t)
+void cpu_tss_descriptor_clear(uint64_t *gdt)
 {
-	t->gdt[TSS_SEL / 8] = t->gdt[TSS_SEL / 8 + 1] = 0;
+	gdt[TSS_SEL / 8] = gdt[TSS_SEL / 8 + 1] = 0;
 }
 
 /* The kernel's GS base while the kernel runs; SWAPGS on the way to ring 3 parks it in

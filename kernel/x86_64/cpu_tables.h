@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernel/layout.h"
+#include "kernel/smp_limits.h"
 #include "kernel/trap.h"
 
 #define IDT_ENTRIES (T_SYSCALL + 1)
@@ -34,10 +35,19 @@ typedef struct {
 	uint64_t low, high;
 } gate_t;
 
-struct cpu_tables {
-	gate_t idt[IDT_ENTRIES];
+typedef struct tss64 cpu_tss_t;
+
+/* An application processor's own GDT and TSS (kernel/smp.h), after the boot CPU's. */
+struct cpu_gdt_tss {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss64 tss;
+};
+
+struct cpu_tables {
+	gate_t idt[IDT_ENTRIES]; /* shared by every CPU */
+	uint64_t gdt[GDT_ENTRIES];
+	struct tss64 tss;
+	struct cpu_gdt_tss ap[CPU_AP_MAX];
 };
 
 #endif

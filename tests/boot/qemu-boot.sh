@@ -7,6 +7,7 @@
 #                     [-l LOG] [-D [-U]] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
 #   -N REGEX   ... and must not match this one (repeatable)
+#   -S CPUS    give the machine this many CPUs (QEMU's -smp; default 1)
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
@@ -21,9 +22,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga="" linux=false
+disc=false uefi=false vga="" linux=false cpus=1
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:FHDUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:FHDUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -36,6 +37,7 @@ $OPTARG" ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	I) initrd=$OPTARG ;;
+	S) cpus=$OPTARG ;;
 	F) want=3 ;;
 	H) want=124 ;;
 	D) disc=true ;;
@@ -75,6 +77,7 @@ else
 	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
 fi
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
+	-smp "$cpus" \
 	"$@" $vga -display none -monitor none -no-reboot \
 	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 status=$?

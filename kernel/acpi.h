@@ -1,0 +1,29 @@
+/*
+ * Finding the CPUs from ACPI (ACPI 6.5, chapter 5): the RSDP in the BIOS areas, the RSDT or
+ * XSDT it leads to, and the MADT's local APIC entries. Every table is checksummed before use;
+ * a table that fails is ignored, as if absent.
+ */
+#ifndef KSLIDE_KERNEL_ACPI_H
+#define KSLIDE_KERNEL_ACPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/smp_limits.h"
+
+/* The most CPUs the kernel starts; more in the MADT are counted but left in reset. */
+#define ACPI_CPU_MAX CPU_MAX
+
+struct acpi_cpus {
+	uint64_t rsdp;             /* physical, 0 when none was found */
+	uint64_t madt;             /* physical, 0 when none was found */
+	uint32_t lapic_phys;       /* the local APIC's MMIO base the MADT names */
+	unsigned count;            /* usable CPUs listed, may exceed ACPI_CPU_MAX */
+	uint32_t apic_id[ACPI_CPU_MAX]; /* in MADT order; the boot CPU is among them */
+};
+
+/* Reads the tables (through the direct map) into *out; false when there is no valid RSDP or
+ * no valid MADT. */
+bool acpi_find_cpus(struct acpi_cpus *out);
+
+#endif

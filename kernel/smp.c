@@ -1,0 +1,215 @@
+/* kernel/smp.h: the boot CPU's side of INIT-SIPI-SIPI, and the AP's first C code. */
+#include <stddef.h>
+
+#include "arch/x86/sysregs.h"
+#include "arch/x86/x86.h"
+#include "kernel/console.h"
+#include "kernel/cpu_tables.h"
+#include "kernel/descriptor.h"
+#include "kernel/frames.h"
+#include "kernel/memory.h"
+#include "kernel/smp.h"
+#include "kernel/trampoline.h"
+#include "lib/cpu.h"
+#include "arch/x86/arch_ops.h"
+#include "lib/string.h"
+
+_Static_assert(offsetof(struct trampoline_data, far32_offset) == TD_FAR32, "TD_FAR32");
+_Static_assert(offsetof(struct trampoline_data, far64_offset) == TD_FAR64, "TD_FAR64");
+_Static_assert(offsetof(struct trampoline_data, cr3) == TD_CR3, "TD_CR3");
+_Static_assert(offsetof(struct trampoline_data, efer) == TD_EFER, "TD_EFER");
+_Static_assert(offsetof(struct trampoline_data, entry) == TD_ENTRY, "TD_ENTRY");
+_Static_assert(offsetof(struct trampoline_data, stack) == TD_STACK, "TD_STACK");
+_Static_assert(offsetof(struct trampoline_data, cpu) == TD_CPU, "TD_CPU");
+_Static_assert(offsetof(struct trampoline_data, gdt) == TD_GDT, "TD_GDT");
+_Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
+
+/* Local APIC registers, as 32-bit word indexes (SDM Vol. 3A, table 10-1). */
+#define LAPIC_ID (0x20 / 4)
+#define LAPIC_SVR (0xf0 / 4)
+#define LAPIC_ICR_LOW (0x300 / 4)
+#define LAPIC_ICR_HIGH (0x310 / 4)
+#define LAPIC_ID_SHIFT 24
+#define LAPIC_SVR_ENABLE 0x100
+#define LAPIC_SPURIOUS_VECTOR 0xff
+#define ICR_INIT 0x00000500
+#define ICR_STARTUP 0x00000600
+#define ICR_LEVEL_ASSERT 0x00004000
+#define ICR_DELIVERY_PENDING 0x00001000
+/* SDM Vol. 3A, 8.4.4.1: 10 ms after INIT, 200 us between the start-up IPIs. */
+#define INIT_DELAY_US 10000
+#define SIPI_DELAY_US 200
+#define AP_WAIT_US 1000000
+/* Each write to the POST port takes about a microsecond on ISA timing: a delay loop that
+ * needs no calibrated timer (under TCG it is faster, which only shortens the waits). */
+#define IO_DELAY_PORT 0x80
+/* A start-up IPI names the trampoline by its 4 KiB page number, below 1 MiB. */
+#define TRAMPOLINE_MIN 0x1000
+#define TRAMPOLINE_MAX 0x100000
+#define SIPI_PAGE_SHIFT 12
+#define AP_STACK_BYTES 8192
+
+static struct smp_state state;
+static volatile uint32_t *lapic;
+static uint8_t ap_stack[CPU_AP_MAX][AP_STACK_BYTES] __attribute__((aligned(16)));
+static volatile unsigned ap_checked_in;
+static uint32_t ap_apic_id[CPU_AP_MAX];
+
+static void delay_us(unsigned us)
+{
+	for (unsigned i = 0; i < us; i++)
+		outb(IO_DELAY_PORT, 0);
+}
+
+static void ipi(uint32_t apic_id, uint32_t command)
+{
+	lapic[LAPIC_ICR_HIGH] = apic_id << LAPIC_ID_SHIFT;
+	lapic[LAPIC_ICR_LOW] = command;
+	while (lapic[LAPIC_ICR_LOW] & ICR_DELIVERY_PENDING)
+		cpu_relax();
+}
+
+void smp_ap_main(unsigned ap);
+
+/* The AP, in the kernel on its own stack: take the tables, say what it sees, park. */
+void smp_ap_main(unsigned ap)
+{
+	arch_ap_enter();
+	cpu_ap_load(ap);
+	struct smp_ap_view *v = &state.ap[ap];
+	struct desc_ptr idt, gdt;
+	sidt(&idt);
+	sgdt(&gdt);
+	struct cpu_features f;
+	cpu_probe(&x86_arch_ops, &f);
+	*v = (struct smp_ap_view){ .started = true,
+				   .apic_id = lapic[LAPIC_ID] >> LAPIC_ID_SHIFT,
+				   .idt_base = idt.base,
+				   .gdt_base = gdt.base,
+				   .idt_limit = idt.limit,
+				   .gdt_limit = gdt.limit,
+				   .ldt = sldt(),
+				   .tr = str(),
+				   .has_umip = f.umip,
+				   .umip_on = (read_cr4() & CR4_UMIP) != 0 };
+	__atomic_store_n(&ap_checked_in, ap + 1, __ATOMIC_RELEASE);
+	/* Until the next INIT: no interrupt reaches it (IF is clear), NMI aside. */
+	halt_forever();
+}
+
+static void trampoline_fill(struct trampoline_data *d, uint32_t phys, uint32_t root)
+{
+	d->gdt[TRAMPOLINE_CS32 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xc);
+	d->gdt[TRAMPOLINE_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, 0xc);
+	d->gdt[TRAMPOLINE_CS64 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xa);
+	d->gdt_limit = sizeof(d->gdt) - 1;
+	d->gdt_base = phys + (uint32_t)(trampoline_data - trampoline_start) + TD_GDT;
+	d->far32_offset = phys + (uint32_t)(trampoline_pm32 - trampoline_start);
+	d->far32_selector = TRAMPOLINE_CS32;
+	d->far64_offset = phys + (uint32_t)(trampoline_lm64 - trampoline_start);
+	d->far64_selector = TRAMPOLINE_CS64;
+	d->cr3 = root;
+	d->efer = arch_trampoline_efer();
+	d->entry = (uintptr_t)smp_ap_main;
+}
+
+/* INIT, then two start-up IPIs (SDM Vol. 3A, 8.4.4.1), and wait for the AP to check in. */
+static bool start_ap(struct trampoline_data *d, unsigned ap, uint32_t apic_id)
+{
+	state.ap[ap].started = false;
+	__atomic_store_n(&ap_checked_in, 0, __ATOMIC_RELEASE);
+	d->stack = (uintptr_t)(ap_stack[ap] + AP_STACK_BYTES);
+	d->cpu = ap;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ipi(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	delay_us(INIT_DELAY_US);
+	uint32_t page = (uint32_t)(state.trampoline_phys >> SIPI_PAGE_SHIFT);
+	for (int i = 0; i < 2; i++) {
+		ipi(apic_id, ICR_STARTUP | page);
+		delay_us(SIPI_DELAY_US);
+	}
+	for (unsigned waited = 0; waited < AP_WAIT_US; waited++) {
+		if (__atomic_load_n(&ap_checked_in, __ATOMIC_ACQUIRE) == ap + 1)
+			return true;
+		delay_us(1);
+	}
+	return false;
+}
+
+void smp_init(const struct kslide_bootinfo *bi)
+{
+	state.acpi_ok = acpi_find_cpus(&state.cpus);
+	if (!state.acpi_ok || state.cpus.count < 2)
+		return;
+	lapic = arch_lapic_map(state.cpus.lapic_phys);
+	state.boot_apic_id = lapic[LAPIC_ID] >> LAPIC_ID_SHIFT;
+	lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
+
+	state.trampoline_pages = 1 + arch_trampoline_root_pages();
+	state.trampoline_phys =
+		frames_low_free(bi, TRAMPOLINE_MIN, TRAMPOLINE_MAX, state.trampoline_pages);
+	if (!state.trampoline_phys) {
+		kprintf("smp: no free page below 1 MiB for the AP trampoline\n");
+		return;
+	}
+	unsigned listed = state.cpus.count < CPU_MAX ? state.cpus.count : CPU_MAX;
+	for (unsigned i = 0; i < listed; i++) {
+		uint32_t id = state.cpus.apic_id[i];
+		if (id == state.boot_apic_id)
+			continue;
+		unsigned ap = state.aps_wanted++;
+		ap_apic_id[ap] = id;
+		if (smp_cpu_online(ap))
+			state.aps_started++;
+		else
+			kprintf("smp: the CPU with APIC ID %u did not start\n", (unsigned)id);
+	}
+	kprintf("smp: %u CPUs listed, %u APs started\n", state.cpus.count, state.aps_started);
+}
+
+/*
+ * The one way an AP comes (back) into the kernel: the trampoline is copied below 1 MiB with
+ * its data, the AP started through it, and the pages wiped again, so that between starts
+ * nothing of the kernel (its entry, a stack, page tables) stays in low memory.
+ */
+bool smp_cpu_online(unsigned ap)
+{
+	if (ap >= state.aps_wanted || !state.trampoline_phys)
+		return false;
+	uint8_t *page = phys_to_virt(state.trampoline_phys);
+	memcpy(page, trampoline_start, (size_t)(trampoline_end - trampoline_start));
+	struct trampoline_data *d =
+		(struct trampoline_data *)(page + (trampoline_data - trampoline_start));
+	uint32_t root = arch_trampoline_root(state.trampoline_phys + PAGE_SIZE);
+	trampoline_fill(d, (uint32_t)state.trampoline_phys, root);
+	bool ok = start_ap(d, ap, ap_apic_id[ap]);
+	arch_trampoline_root_drop();
+	memset(page, 0, (size_t)state.trampoline_pages * PAGE_SIZE);
+	return ok;
+}
+
+/* INIT puts the AP in wait-for-SIPI (SDM Vol. 3A, 8.4.1 and table 9-1): IDTR and GDTR back at
+ * their reset values, TR and LDTR null, paging off; it runs nothing until the next start. */
+void smp_cpu_offline(unsigned ap)
+{
+	if (ap >= state.aps_wanted)
+		return;
+	ipi(ap_apic_id[ap], ICR_INIT | ICR_LEVEL_ASSERT);
+	state.ap[ap].started = false;
+}
+
+const struct smp_state *smp_state(void)
+{
+	return &state;
+}
+
+bool smp_trampoline_wiped(void)
+{
+	if (!state.trampoline_phys)
+		return true;
+	const uint8_t *p = phys_to_virt(state.trampoline_phys);
+	for (size_t i = 0; i < (size_t)state.trampoline_pages * PAGE_SIZE; i++)
+		if (p[i])
+			return false;
+	return true;
+}

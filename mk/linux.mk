@@ -37,7 +37,7 @@ FUZZ_LIBS_elf += $(LINUX_PACK_LIBS)
 
 # The setup header and the lists' splitting on arbitrary input (tests/fuzz/fuzz_bzimage.c).
 FUZZ_NAMES += bzimage
-FUZZ_SRCS_bzimage := tools/pack/bzimage.c tools/pack/linux_relocs.c
+FUZZ_SRCS_bzimage := tools/pack/bzimage.c tools/pack/linux_relocs.c tools/pack/fail.c
 # mk/tests.mk's rules took their prerequisites before this line.
 fuzz fuzz-smoke: $(BUILD)/fuzz/fuzz_bzimage
 

@@ -23,10 +23,15 @@ static int inside(uint64_t offset, uint64_t length, uint64_t limit)
 	return offset <= limit && length <= limit - offset;
 }
 
-/* What a header that passed image_verify promises (include/kslide/image.h). */
+/*
+ * What a header that passed image_verify promises (include/kslide/image.h). A compressed
+ * payload decodes to payload_file_size bytes in the slot; only its stored bytes are in the file.
+ */
 static void check_contract(const struct kslide_image_header *h, size_t size)
 {
-	if (h->image_file_size > size || !inside(h->payload_offset, h->payload_file_size, size) ||
+	if (h->image_file_size > size || !inside(h->payload_offset, h->payload_stored_size, size) ||
+	    h->payload_codec > KSLIDE_CODEC_LZ4 ||
+	    (h->payload_codec == KSLIDE_CODEC_NONE && h->payload_stored_size != h->payload_file_size) ||
 	    !inside(h->relocs_offset, h->relocs_size, size) ||
 	    h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0 ||
 	    h->entry_offset >= h->payload_mem_size || !is_pow2(h->align) ||

@@ -16,6 +16,8 @@ zstd payload byte flipped is refused	-H -t 4 -e 'image rejected: checksum mismat
 lz4 payload byte flipped is refused	-H -t 4 -e 'image rejected: checksum mismatch' $F/lz4-flipped.img
 zstd byte flipped, CRC redone: the decoder refuses	-H -t 4 -e 'cannot decompress the kernel' $F/zstd-flipped-crc.img
 lz4 byte flipped, CRC redone: the decoder refuses	-H -t 4 -e 'cannot decompress the kernel' $F/lz4-flipped-crc.img
+zstd content checksum flipped, all decoded: refused	-H -t 4 -e 'cannot decompress the kernel: .*content checksum mismatch' $F/zstd-sum-flipped.img
+lz4 content checksum flipped, all decoded: refused	-H -t 4 -e 'cannot decompress the kernel: .*content checksum mismatch' $F/lz4-sum-flipped.img
 header: payload beyond the file	-H -t 4 -e 'payload lies outside the image' $F/header-payload-size.img
 header: table beyond the file	-H -t 4 -e 'relocation table lies outside the image' $F/header-relocs-size.img
 stub code byte flipped: the stub refuses itself	-H -t 4 -e 'the stub is corrupt' $F/stub-code.img

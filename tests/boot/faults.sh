@@ -28,6 +28,8 @@ patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 
 for c in zstd lz4; do
 	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped.img" --flip payload:2000
 	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped-crc.img" --flip payload:2000 --crc
+	# The frame's last byte (its content checksum): everything decodes, then the sum refuses.
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-sum-flipped.img" --flip payload:-1 --crc
 done
 patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))

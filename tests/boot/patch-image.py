@@ -10,7 +10,8 @@ usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--mb FIELD=VALUE] [--truncate BYTES] [--crc]
   --flip PART:N       invert byte N of the payload, of the relocation table, or of the stub's
                       self-checked part (from the end of the kslide header; a negative N counts
-                      back from the payload, which follows the stub within 16 bytes)
+                      back from the payload, which follows the stub within 16 bytes; for the
+                      payload, a negative N counts back from its stored end)
   --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches
   --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
 """
@@ -121,6 +122,8 @@ def main(argv):
             n = int(n, 0)
             if part == "stub":  # from the header's end; negative: back from the payload
                 base = hdr + HEADER_SIZE if n >= 0 else get(img, hdr, "payload_offset")
+            elif part == "payload" and n < 0:  # back from the stored payload's end
+                base = get(img, hdr, "payload_offset") + get(img, hdr, "payload_stored_size")
             else:
                 base = get(img, hdr, part + "_offset")
             img[base + n] ^= 0xff

@@ -799,7 +799,7 @@ expect_fail "a program for the dynamic loader" \
 # A static program (the sweep's one acceptance: a static x86-64 tool with 0 relocations).
 if gcc -O2 -static -o "$T/prog-static" "$T/prog.c" 2>/dev/null; then
 	expect_fail "a static user program" \
-		"prog-static: a program for an operating system (it has a GNU ABI tag, .note.ABI-tag), not a kernel" \
+		"prog-static: a user program for an operating system (it has a GNU ABI tag, .note.ABI-tag), not a kernel" \
 		"$T/prog-static"
 else
 	not_ok "a static user program" "gcc -static cannot link one (libc6-dev's libc.a?)"
@@ -812,6 +812,18 @@ expect_fail "a shared library" "a shared library (DT_SONAME libtiny.so.1), not a
 gcc -O2 -fpic -shared -o "$T/needs.so" "$T/lib.c" || exit 1
 expect_fail "a shared object that needs libc" \
 	"it needs a shared library (DT_NEEDED libc.so.6): a kernel is linked static" "$T/needs.so"
+# A plugin: no soname, nothing needed, but a symbol its host program must supply (the sweep's
+# 49 Python, PostgreSQL and QEMU modules, once refused as a misplaced per-CPU segment).
+printf 'extern int host_call(void);\nint plugin(void) { return host_call(); }\n' >"$T/plugin.c"
+gcc -O2 -fpic -shared -nostdlib -o "$T/plugin.so" "$T/plugin.c" || exit 1
+expect_fail "a plugin importing its host's symbol" \
+	"plugin.so: a plugin (a shared object whose loader must supply host_call, undefined in .dynsym), not a kernel" \
+	"$T/plugin.so"
+# The C library carries both a soname and the ABI tag: it is named for what it is.
+libc=$(gcc -print-file-name=libc.so.6)
+expect_fail "the system's C library is a shared library, not a user program" \
+	"a shared library (DT_SONAME libc.so.6), not a kernel: a kernel is a static executable" \
+	"$(readlink -f "$libc")"
 
 #### the limits a kernel declares (include/kslide/kernel.h, tools/pack/kernel_limits.c) ####
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

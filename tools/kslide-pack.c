@@ -347,8 +347,13 @@ static const char *choose_handoff(struct pack_options *opt, const struct choices
 				  const struct kernel_note *note, const struct multiboot_requests *mb,
 				  bool is_linux)
 {
-	if (ch->handoff_given)
+	if (ch->handoff_given) {
+		if (note->present && note->handoff && note->handoff != opt->handoff)
+			fprintf(stderr, "%s: warning: the kernel's kslide note asks for --handoff %s; "
+					"--handoff %s overrides it\n",
+				progname, handoff_name(note->handoff), handoff_name(opt->handoff));
 		return "as --handoff asks";
+	}
 	if (is_linux) {
 		opt->handoff = KSLIDE_HANDOFF_LINUX;
 		return "a Linux bzImage";
@@ -582,6 +587,13 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
 		warn_link_inside_image(in, &k, img.size);
+	if (!rc && ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
+	    img.payload_stored_size >= k.file_size)
+		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
+				"bytes, no fewer: the stub decodes it for nothing; --compress none "
+				"(or auto, which compresses from %u bytes) would not\n",
+			progname, in, pack_codec_name((int)opt->codec), (unsigned long long)k.file_size,
+			img.payload_stored_size, PACK_COMPRESS_AUTO_MIN);
 	if (!rc && ch->stats) /* not into the image when it goes to standard output */
 		print_stats(&img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
 	if (!rc && ch->verbose && is_linux)
@@ -616,8 +628,18 @@ int main(int argc, char **argv)
 	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
 	struct choices ch = { .codec = PACK_CODEC_AUTO };
 	const char *out = NULL;
-	int c;
-	while ((c = getopt_long(argc, argv, "o:vhV", longopts, NULL)) != -1) {
+	int c, index;
+	/* An option given twice keeps its last value: the first is named, not dropped unsaid. */
+	bool seen[OPT_COMPRESS + 1] = { false };
+	while ((c = getopt_long(argc, argv, "o:vhV", longopts, &index)) != -1) {
+		if (c >= 0 && c <= OPT_COMPRESS && optarg) {
+			if (seen[c])
+				fprintf(stderr, "%s: warning: %s%s given more than once: the last, "
+						"'%s', is used\n",
+					progname, c == 'o' ? "-" : "--",
+					c == 'o' ? "o" : longopts[index].name, optarg);
+			seen[c] = true;
+		}
 		uint64_t *target = c == OPT_ALIGN ? &opt.align
 				   : c == OPT_MIN ? &opt.min
 				   : c == OPT_MAX ? &opt.max

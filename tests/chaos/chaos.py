@@ -20,9 +20,10 @@ headers, whose address fields the loader acts on before the stub runs. Prints on
 escape and a table per region; exits 1 when an escape lies outside the floor.
 
 usage: chaos.py [-a i386|x86_64] [-n PER_REGION] [-T TRUNCATIONS] [-s SEED] [-j JOBS]
-                [-t SECONDS] [-F] IMAGE STUB_ELF
+                [-t SECONDS] [-F] [-r REGION] IMAGE STUB_ELF
   -n 0  every byte of every region
   -F    skip the floor regions (a short sample: their hangs cost the whole time limit)
+  -r    only the regions whose name starts with REGION (e.g. "stub": the stub's checked bytes)
 """
 import argparse
 import os
@@ -130,6 +131,7 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("-t", dest="timeout", type=float, default=20)
     ap.add_argument("-F", dest="skip_floor", action="store_true")
+    ap.add_argument("-r", dest="only_region", default="")
     ap.add_argument("image")
     ap.add_argument("stub_elf")
     args = ap.parse_args()
@@ -148,7 +150,7 @@ def main():
 
     cases = []  # (region, description, image bytes)
     for name, span in regions(img, verifier):
-        if args.skip_floor and name.endswith("(floor)"):
+        if args.skip_floor and name.endswith("(floor)") or not name.startswith(args.only_region):
             continue
         span = list(span)
         picks = span if args.per_region == 0 or len(span) <= args.per_region else \

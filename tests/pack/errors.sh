@@ -799,7 +799,7 @@ expect_fail "a program for the dynamic loader" \
 # A static program (the sweep's one acceptance: a static x86-64 tool with 0 relocations).
 if gcc -O2 -static -o "$T/prog-static" "$T/prog.c" 2>/dev/null; then
 	expect_fail "a static user program" \
-		"prog-static: a program for an operating system (it has a GNU ABI tag, .note.ABI-tag), not a kernel" \
+		"prog-static: a user program for an operating system (it has a GNU ABI tag, .note.ABI-tag), not a kernel" \
 		"$T/prog-static"
 else
 	not_ok "a static user program" "gcc -static cannot link one (libc6-dev's libc.a?)"
@@ -812,6 +812,18 @@ expect_fail "a shared library" "a shared library (DT_SONAME libtiny.so.1), not a
 gcc -O2 -fpic -shared -o "$T/needs.so" "$T/lib.c" || exit 1
 expect_fail "a shared object that needs libc" \
 	"it needs a shared library (DT_NEEDED libc.so.6): a kernel is linked static" "$T/needs.so"
+# A plugin: no soname, nothing needed, but a symbol its host program must supply (the sweep's
+# 49 Python, PostgreSQL and QEMU modules, once refused as a misplaced per-CPU segment).
+printf 'extern int host_call(void);\nint plugin(void) { return host_call(); }\n' >"$T/plugin.c"
+gcc -O2 -fpic -shared -nostdlib -o "$T/plugin.so" "$T/plugin.c" || exit 1
+expect_fail "a plugin importing its host's symbol" \
+	"plugin.so: a plugin (a shared object whose loader must supply host_call, undefined in .dynsym), not a kernel" \
+	"$T/plugin.so"
+# The C library carries both a soname and the ABI tag: it is named for what it is.
+libc=$(gcc -print-file-name=libc.so.6)
+expect_fail "the system's C library is a shared library, not a user program" \
+	"a shared library (DT_SONAME libc.so.6), not a kernel: a kernel is a static executable" \
+	"$(readlink -f "$libc")"
 
 #### the limits a kernel declares (include/kslide/kernel.h, tools/pack/kernel_limits.c) ####
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -922,6 +934,40 @@ if "$PACK" --virt-align 4K --virt-range 0xffffffff80000000:0 -o "$out" "$G" 2>"$
 else
 	not_ok "i386: --virt-align and --virt-range are named as ignored" "no warning"
 fi
+# expect_warning NAME WARNING ARGS...: the pack succeeds and stderr names what was not honoured.
+expect_warning() {
+	_name=$1 _warning=$2
+	shift 2
+	if "$PACK" -o "$out" "$@" >/dev/null 2>"$T/stderr" && grep -qF -- "$_warning" "$T/stderr"; then
+		ok "$_name: $(grep -F -- "$_warning" "$T/stderr" | cut -c1-110)..."
+	else
+		not_ok "$_name" "no warning \"$_warning\""
+	fi
+}
+expect_warning "an option given twice: the first value is named as dropped" \
+	"warning: --min given more than once: the last, '32M', is used" --min 16M --min 32M "$G"
+rm -f "$T/first.img" "$T/last.img"
+if "$PACK" -o "$T/first.img" -o "$T/last.img" "$G" 2>"$T/stderr" &&
+	grep -qF "warning: -o given more than once: the last, '$T/last.img', is used" "$T/stderr" &&
+	[ -s "$T/last.img" ] && [ ! -e "$T/first.img" ]; then
+	ok "-o given twice: the last path is written, the first named as dropped"
+else
+	not_ok "-o given twice" "no warning, or not the last path alone written"
+fi
+# The tiny kernel's few bytes grow in a zstd or LZ4 frame: asked for, done, and said.
+for codec in zstd lz4; do
+	expect_warning "--compress $codec on a kernel it cannot shrink" \
+		"--compress $codec stored the" --compress "$codec" "$G"
+done
+if "$PACK" --compress zstd -o "$out" "$B/i386/kernel.elf" 2>"$T/stderr" && [ ! -s "$T/stderr" ]; then
+	ok "--compress zstd that shrinks the reference kernel draws no warning"
+else
+	not_ok "--compress zstd on the reference kernel" "a warning or failure"
+fi
+kernel_cpp mbnote 'KSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_MULTIBOOT, 0, 0, 0, 0'
+expect_warning "--handoff overriding the kernel's kslide note is named" \
+	"warning: the kernel's kslide note asks for --handoff multiboot; --handoff kslide overrides it" \
+	--handoff kslide "$T/mbnote.elf"
 
 #### the output ####
 mkdir "$T/outdir"

@@ -31,6 +31,14 @@ int pack_codec_parse(const char *name, int *codec)
 	return -1;
 }
 
+const char *pack_codec_name(int codec)
+{
+	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++)
+		if (codecs[i].codec == codec)
+			return codecs[i].name;
+	return "?";
+}
+
 uint32_t pack_codec_auto(uint64_t size)
 {
 	return size < PACK_COMPRESS_AUTO_MIN ? KSLIDE_CODEC_NONE : KSLIDE_CODEC_ZSTD;

@@ -18,6 +18,9 @@ enum { PACK_CODEC_AUTO = -1 }; /* --compress auto; otherwise a KSLIDE_CODEC_* */
 /* "zstd", "lz4", "none" or "auto" into *codec; -1 for an unknown name. */
 int pack_codec_parse(const char *name, int *codec);
 
+/* The --compress name of a codec (KSLIDE_CODEC_* or PACK_CODEC_AUTO), "?" for another. */
+const char *pack_codec_name(int codec);
+
 /* The codec 'auto' means for a payload of size bytes. */
 uint32_t pack_codec_auto(uint64_t size);
 

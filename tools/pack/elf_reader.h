@@ -32,8 +32,8 @@ const char *x86_64_type_name(unsigned type);
 /* A static PIE's dynamic relocations become fixups; their fields get the link-time values. */
 int dynamic_relocs_read(struct reader *r);
 
-/* Refuse a file that holds no kernel at all: a debug-info file, a dynamically linked program,
- * a shared library (kernel_shape.c). 0 or -1 with a message. */
+/* Refuse a file that holds no kernel at all: a debug-info file, a shared library, a dynamically
+ * linked program, a plugin, a static user program (kernel_shape.c). 0 or -1 with a message. */
 int reader_check_kernel_shape(struct reader *r);
 
 /* The --emit-relocs sections of an executable become fixups (emit_relocs.c). */

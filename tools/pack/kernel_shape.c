@@ -1,8 +1,10 @@
 /*
  * Whether an ELF file holds a kernel at all, before its segments are read: a separate
  * debug-info file (its loadable sections NOBITS), a program for a dynamic loader, a shared
- * library, a static user program (its C library's ABI tag). Each refusal says what a kernel
- * would have instead. What the segments themselves must be (code with file bytes, the entry
+ * library, a plugin (a shared object importing its host's symbols), a static user program
+ * (its C library's ABI tag). The most specific test comes first, so a shared library that also
+ * carries an ABI tag is named a shared library. Each refusal says what a kernel would have
+ * instead. What the segments themselves must be (code with file bytes, the entry
  * point in it) kernel_elf.c checks as it reads them.
  */
 #include <elf.h>
@@ -58,6 +60,31 @@ static const char *dynamic_string(Elf *elf, GElf_Sxword tag)
 	return NULL;
 }
 
+/* The first symbol a shared object expects whoever loads it to define (undefined, not weak, in
+ * .dynsym), or NULL: a kernel is linked whole, nothing resolves symbols for it. */
+static const char *imported_symbol(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
+		if (sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		/* Symbol 0 is the reserved undefined entry every symbol table starts with. */
+		for (size_t i = 1; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			if (sym.st_shndx != SHN_UNDEF || GELF_ST_BIND(sym.st_info) != STB_GLOBAL)
+				continue;
+			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (s && *s)
+				return s;
+		}
+	}
+	return NULL;
+}
+
 static bool has_interpreter(Elf *elf)
 {
 	size_t count;
@@ -98,18 +125,26 @@ int reader_check_kernel_shape(struct reader *r)
 		return reader_fail(r, "a separate debug-info file: its code (%s) holds no bytes "
 				      "(SHT_NOBITS); pack the kernel itself, not its debug file",
 				   name);
+	if ((s = dynamic_string(r->elf, DT_SONAME)))
+		return reader_fail(r, "a shared library (DT_SONAME %s), not a kernel: a kernel is a "
+				      "static executable",
+				   s);
 	if (has_interpreter(r->elf))
 		return reader_fail(r, "a program for a dynamic loader (it has PT_INTERP), not a kernel: "
 				      "a kernel is linked static (ld -static, or -pie "
 				      "--no-dynamic-linker for a PIE)");
-	if (has_abi_tag(r->elf))
-		return reader_fail(r, "a program for an operating system (it has a GNU ABI tag, "
-				      ".note.ABI-tag), not a kernel");
-	if ((s = dynamic_string(r->elf, DT_SONAME)))
-		return reader_fail(r, "a shared library (DT_SONAME %s), not a kernel", s);
 	if ((s = dynamic_string(r->elf, DT_NEEDED)))
 		return reader_fail(r, "it needs a shared library (DT_NEEDED %s): a kernel is linked "
 				      "static",
 				   s);
+	if ((s = imported_symbol(r->elf)))
+		return reader_fail(r, "a plugin (a shared object whose loader must supply %s, "
+				      "undefined in .dynsym), not a kernel: a kernel defines every "
+				      "symbol it uses",
+				   s);
+	if (has_abi_tag(r->elf))
+		return reader_fail(r, "a user program for an operating system (it has a GNU ABI tag, "
+				      ".note.ABI-tag), not a kernel: a kernel carries no C library's "
+				      "mark");
 	return 0;
 }

@@ -38,16 +38,28 @@ static bool code_has_no_bytes(Elf *elf, const char **name)
 	return code && nobits_only;
 }
 
+/* The next section after *scn of this type with fixed-size entries and readable data: its
+ * header in *sh, its data in *d, its number of entries in *count. False when none is left. */
+static bool next_table(Elf *elf, Elf_Scn **scn, GElf_Word type, GElf_Shdr *sh, Elf_Data **d,
+		       size_t *count)
+{
+	while ((*scn = elf_nextscn(elf, *scn)) && gelf_getshdr(*scn, sh))
+		if (sh->sh_type == type && sh->sh_entsize && (*d = elf_getdata(*scn, NULL))) {
+			*count = sh->sh_size / sh->sh_entsize;
+			return true;
+		}
+	return false;
+}
+
 /* The first dynamic entry of this tag with a string value, or NULL. */
 static const char *dynamic_string(Elf *elf, GElf_Sxword tag)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
-		if (sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+	Elf_Data *d;
+	size_t n;
+	while (next_table(elf, &scn, SHT_DYNAMIC, &sh, &d, &n)) {
+		for (size_t i = 0; i < n; i++) {
 			GElf_Dyn dyn;
 			if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
 				break;
@@ -66,12 +78,11 @@ static const char *imported_symbol(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
-		if (sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Data *d;
+	size_t n;
+	while (next_table(elf, &scn, SHT_DYNSYM, &sh, &d, &n)) {
 		/* Symbol 0 is the reserved undefined entry every symbol table starts with. */
-		for (size_t i = 1; d && i < sh.sh_size / sh.sh_entsize; i++) {
+		for (size_t i = 1; i < n; i++) {
 			GElf_Sym sym;
 			if (!gelf_getsym(d, (int)i, &sym))
 				break;

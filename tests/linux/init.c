@@ -6,8 +6,10 @@
  * kslide-stat and the uniformity checker, what the loader gave the kernel:
  *   kslide-linux: usable=0x<start>-0x<end>,...   the boot memory map's RAM, [start, end)
  *   kslide-linux: initrd=0x<start>-0x<end>       where the initrd was, [start, end)
- * from /sys/firmware/memmap (the e820 table as the kernel received it) and the zero page
- * (/sys/kernel/boot_params/data). Freestanding, raw system calls, built for i386 and x86-64
+ *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
+ * from /sys/firmware/memmap (the e820 table as the kernel received it), the zero page
+ * (/sys/kernel/boot_params/data) and /sys/firmware/efi, which exists only when the kernel
+ * was handed an EFI system table. Freestanding, raw system calls, built for i386 and x86-64
  * (mk/linux.mk); no libc, so it runs on any kernel of either arch.
  */
 #include <stddef.h>
@@ -333,6 +335,10 @@ void init_main(void)
 	}
 	report_usable();
 	report_initrd();
+	long efi = syscall5(SYS_OPEN, (long)"/sys/firmware/efi", O_RDONLY, 0, 0, 0);
+	say(efi >= 0 ? "kslide-linux: efi=yes\n" : "kslide-linux: efi=no\n");
+	if (efi >= 0)
+		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
 	power_off();
 }
 

@@ -1,8 +1,8 @@
 /*
  * Unit tests for tools/stat/linux_kaslr.c: Linux's own KASLR as slots, on the figures of
  * Debian 12's 686 and cloud-amd64 kernels (6.1.0-57; kslide-pack -v prints them) under QEMU's
- * Linux loader. The 686 kernel's 28 physical positions are what tests/linux/own-kaslr.sh
- * measured over 150 boots before this model existed.
+ * Linux loader. The 686 kernel's 28 physical positions are what 150 of its own boots showed
+ * before this model existed (docs/results.md).
  */
 #include <setjmp.h>
 #include <stdarg.h>

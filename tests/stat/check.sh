@@ -122,6 +122,21 @@ printf '%s\n' "0x3000000 -0xc3000000 0" "0x2000000 -0xc2000000 0" | fake_boots
 fake_stat -n 2 --linux --initrd /dev/null "$L/686/vmlinuz" >/dev/null 2>"$tmp/err"
 judge "--linux: a base in the decompressor's run space is outside the model, exit status 3" \
 	sh -c "test $? = 3 && grep -q 'physical base 0x2000000 is not one of the 28 slots' '$tmp/err'"
+# The model against Linux itself: the bases 200 real boots of each Debian kernel chose
+# (tests/stat/linux/, recorded by make linux-side-by-side) must all be among its slots, and
+# the 686 kernel's must fill all 28. Only for the kernel package they were recorded with.
+for flavour in 686 cloud-amd64; do
+	lines=$here/linux/$flavour-own.lines
+	if [ "$(head -n 1 "$lines" | sed 's/^# \([^:]*\):.*/\1/')" != "$(cat "$L/$flavour/package")" ]; then
+		ok "# skip: $lines was recorded with another kernel than $L/$flavour/package's"
+		continue
+	fi
+	"$stat" --linux --from "$lines" "$L/$flavour/vmlinuz" >"$tmp/own.out" 2>"$tmp/err"
+	judge "--linux: 200 bases $flavour chose itself are all in the model, exit status 0" \
+		test $? = 0
+	[ $flavour = 686 ] && judge "--linux: and they fill the 686 kernel's 28 slots" \
+		grep -q '^  distinct values  *28  *28$' "$tmp/own.out"
+done
 "$stat" --linux "$L/686/vmlinuz" >/dev/null 2>"$tmp/err"
 judge "--linux without --initrd is a usage error, exit status 2" test $? = 2 -a -s "$tmp/err"
 

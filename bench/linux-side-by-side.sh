@@ -42,6 +42,7 @@ for f in "$stat" "$pack" "$tbcount"; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-side-by-side.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
 cmdline="console=ttyS0 quiet panic=-1" # mk/linux.mk's LINUX_CMDLINE
 failed=0
 fail() { echo "side-by-side: FAILED: $*" >&2; failed=1; }
@@ -87,7 +88,8 @@ for flavour in "$@"; do
 	done
 	echo "== $flavour ($(cat "$B/linux/$flavour/package" 2>/dev/null || basename "$bz")), -cpu $cpu -m $mem"
 	codecs=zstd
-	"$pack" -v -o /dev/null "$bz" 2>&1 | grep -q '^linux: bzImage.* lz4 payload' && codecs="zstd lz4"
+	"$pack" -v --compress none -o "$work/probe.img" "$bz" 2>&1 |
+		grep -q '^linux: bzImage.* lz4 payload' && codecs="zstd lz4"
 	for codec in $codecs; do
 		nice "$pack" --compress "$codec" -o "$work/$flavour-$codec.img" "$bz" ||
 			{ fail "kslide-pack --compress $codec $bz"; continue; }

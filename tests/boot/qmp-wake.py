@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Wake a QEMU guest from suspend-to-RAM each time QEMU says it suspended.
+
+usage: qmp-wake.py SOCKET COUNT_FILE
+
+Connects to QEMU's QMP socket (QEMU started with -qmp unix:SOCKET,server=on,wait=on waits
+for this connection before it runs the guest, so no event is missed), then for every
+SUSPEND event sends system_wakeup, and writes the number of wake-ups to COUNT_FILE after
+each one. Ends when QEMU closes the connection (the guest ended the run).
+"""
+import json
+import os
+import socket
+import sys
+import time
+
+CONNECT_SECONDS = 30
+
+
+def connect(path):
+    deadline = time.monotonic() + CONNECT_SECONDS
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            return s
+        except OSError:
+            s.close()
+            if time.monotonic() > deadline:
+                sys.exit(f"qmp-wake: no QMP socket at {path}")
+            time.sleep(0.05)
+
+
+def write_count(path, n):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(f"{n}\n")
+    os.replace(tmp, path)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: qmp-wake.py SOCKET COUNT_FILE")
+    sock_path, count_path = sys.argv[1:]
+    write_count(count_path, 0)
+    qmp = connect(sock_path).makefile("rw", encoding="utf-8", newline="\n")
+
+    def send(command):
+        qmp.write(json.dumps({"execute": command}) + "\n")
+        qmp.flush()
+
+    wakes = 0
+    send("qmp_capabilities")
+    for line in qmp:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if msg.get("event") == "SUSPEND":
+            send("system_wakeup")
+        elif msg.get("event") == "WAKEUP":
+            wakes += 1
+            write_count(count_path, wakes)
+        elif "error" in msg:
+            print(f"qmp-wake: QEMU refused: {msg['error'].get('desc', msg)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -44,6 +44,8 @@ struct __attribute__((packed)) sdt_header {
 	uint32_t oem_revision, creator_id, creator_revision;
 };
 
+_Static_assert(sizeof(struct sdt_header) == ACPI_HEADER_BYTES, "ACPI table header");
+
 static bool sums_to_zero(const void *p, size_t len)
 {
 	const uint8_t *b = p;

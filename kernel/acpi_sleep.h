@@ -4,10 +4,7 @@
  * the DSDT's \_S3 package, and the FACS, whose firmware waking vector tells the firmware
  * where to jump, in real mode, when the machine wakes. Tables come through kernel/acpi.h.
  *
- * The AML is not interpreted: the DSDT is scanned for a Name (NameOp) called _S3_ whose value
- * is a package of integer constants. That is how firmware writes it (QEMU's, SeaBIOS's,
- * most PCs'), but a \_S3 defined in an SSDT, inside a conditional, as a method, or from a
- * value computed at run time is not found, and then S3 is reported as not offered.
+ * The DSDT's AML is scanned, not interpreted (kernel/acpi_aml.h, which says what it finds).
  */
 #ifndef KSLIDE_KERNEL_ACPI_SLEEP_H
 #define KSLIDE_KERNEL_ACPI_SLEEP_H
@@ -25,10 +22,6 @@ struct acpi_sleep {
 
 /* Fills *out; NULL, or a sentence saying what is missing (nothing is written then). */
 const char *acpi_sleep_find(struct acpi_sleep *out);
-
-/* Scans AML (a DSDT's body) for Name(_Sn_, Package() {a, b, ...}) with n = state; true and
- * SLP_TYPa/b in *a and *b when found with two integer constants of 3 bits. */
-bool acpi_aml_sleep_type(const uint8_t *aml, size_t len, unsigned state, uint8_t *a, uint8_t *b);
 
 /* The FACS's 32-bit firmware waking vector: where the firmware jumps in real mode on waking
  * (CS = vector >> 4, IP = vector & 0xf); the 64-bit one is cleared, so firmware that knows it

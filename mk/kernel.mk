@@ -14,7 +14,7 @@ KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/s
 	kernel/entry_area.o kernel/frames.o kernel/seed_random.o kernel/leak_closure.o
 KERNEL_SECRECY_SRCS += kernel/acpi.o kernel/smp.o kernel/smp_test.o kernel/trampoline.o
 # Suspend to RAM (ACPI S3) and resume.
-KERNEL_SECRECY_SRCS += kernel/acpi_sleep.o kernel/pci_state.o kernel/suspend.o \
+KERNEL_SECRECY_SRCS += kernel/acpi_aml.o kernel/acpi_sleep.o kernel/pci_state.o kernel/suspend.o \
 	kernel/suspend_test.o
 KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
 	kernel/i386/entry.o kernel/i386/vectors.o kernel/i386/space.o kernel/i386/smp.o \

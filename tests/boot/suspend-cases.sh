@@ -5,10 +5,10 @@
 # wakes the guest through QMP each time QEMU reports it suspended (qemu-boot.sh -W) and
 # requires 3 wake-ups, one kslide line (no reboot on the way) and the suite's pass; a hang
 # anywhere is a timeout.
-# Every AP that was online before the third sleep is back after it. How many the boot
-# started is boot-smp's to judge (an AP that misses its start on a loaded host is not this
-# stage's failure); the suite checks that every one started is taken offline and back.
-ALL_BACK='^suspend: cycle 3: woke, ([0-9]+) of \1 APs back'
+# The third wake reached the kernel. That every AP online before each sleep is back after it
+# the suite checks; how many the boot started is boot-smp's to judge (an AP that misses its
+# start on a loaded host is not this stage's failure).
+WOKE='^suspend: cycle 3: woke, '
 for kernel in i386/kernel x86_64/kernel x86_64/kernel-pie; do
 	case $kernel in
 	i386/*) arch=i386 plain=qemu32 ;;
@@ -23,12 +23,12 @@ for kernel in i386/kernel x86_64/kernel x86_64/kernel-pie; do
 			set -- $run
 			printf '%s -M %s -cpu %s -smp %s selftest=suspend\t-a %s -M %s -g %s -c %s -S %s -t 90 -W 3 -A selftest=suspend -e "^kslide-selftest: 5 passed, 0 failed" -e "%s" %s\n' \
 				"$kernel" "$machine" "$1" "$2" "$arch" "$machine" "$s3" "$1" "$2" \
-				"$ALL_BACK" "$B/$kernel.img"
+				"$WOKE" "$B/$kernel.img"
 		done
 	done
 done
 printf 'x86_64/kernel-pie -M q35 -smp 4 selftest=suspend\t-a x86_64 -M q35 -g ICH9-LPC.disable_s3=0 -c max -S 4 -t 90 -W 3 -A selftest=suspend -e "^kslide-selftest: 5 passed, 0 failed" -e "%s" %s\n' \
-	"$ALL_BACK" "$B/x86_64/kernel-pie.img"
+	"$WOKE" "$B/x86_64/kernel-pie.img"
 # With S3 disabled the firmware's DSDT has no \_S3: the suite must say so and fail, having
 # never slept.
 for machine in pc:PIIX4_PM q35:ICH9-LPC; do

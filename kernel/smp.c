@@ -29,7 +29,9 @@
 /* SDM Vol. 3A, 8.4.4.1: 10 ms after INIT, 200 us between the start-up IPIs. */
 #define INIT_DELAY_US 10000
 #define SIPI_DELAY_US 200
-#define AP_WAIT_US 1000000
+/* How long an AP may take to check in: 10 s, as Linux waits (do_boot_cpu). Under TCG the
+ * AP is a host thread that a loaded host may not run for a while; a short wait failed there. */
+#define AP_WAIT_US 10000000
 /* Each write to the POST port takes about a microsecond on ISA timing: a delay loop that
  * needs no calibrated timer (under TCG it is faster, which only shortens the waits). */
 #define IO_DELAY_PORT 0x80

@@ -11,7 +11,6 @@
 
 /* wake_entry only loads the saved stack pointer: a few words for the trampoline's pushes. */
 #define WAKE_STACK_BYTES 64
-#define AP_START_ATTEMPTS 3
 
 struct wake_context wake_context;
 static uint8_t wake_stack[WAKE_STACK_BYTES] __attribute__((aligned(16)));
@@ -32,23 +31,13 @@ static void aps_offline(void)
 	}
 }
 
-/* The reset that woke the machine put every AP in wait-for-SIPI, as INIT does. smp_cpu_online
- * bounds its wait by port writes, which under an emulator on a busy host may pass before the
- * AP's thread has run at all: a late AP gets the whole sequence again, a few times. */
+/* The reset that woke the machine put every AP in wait-for-SIPI, as INIT does. */
 static void aps_online(void)
 {
 	smp_boot_cpu_resume();
-	for (unsigned ap = 0; ap < smp_state()->aps_wanted; ap++) {
-		if (!ap_was_online[ap])
-			continue;
-		for (unsigned attempt = 0; attempt < AP_START_ATTEMPTS; attempt++) {
-			if (smp_cpu_online(ap)) {
-				cycle.aps_back++;
-				break;
-			}
-			cycle.ap_restarts++;
-		}
-	}
+	for (unsigned ap = 0; ap < smp_state()->aps_wanted; ap++)
+		if (ap_was_online[ap] && smp_cpu_online(ap))
+			cycle.aps_back++;
 }
 
 const char *suspend_to_ram(const struct kslide_bootinfo *bi, struct suspend_cycle *out)

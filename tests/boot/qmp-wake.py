@@ -40,20 +40,8 @@ def write_count(path, n):
     os.replace(tmp, path)
 
 
-def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: qmp-wake.py SOCKET COUNT_FILE [EVENT_LOG]")
-    sock_path, count_path = sys.argv[1:3]
-    events = open(sys.argv[3], "w", encoding="utf-8") if len(sys.argv) == 4 else None
-    write_count(count_path, 0)
-    qmp = connect(sock_path).makefile("rw", encoding="utf-8", newline="\n")
-
-    def send(command):
-        qmp.write(json.dumps({"execute": command}) + "\n")
-        qmp.flush()
-
+def wake_on_suspend(qmp, send, count_path, events):
     wakes = 0
-    send("qmp_capabilities")
     for line in qmp:
         try:
             msg = json.loads(line)
@@ -70,6 +58,25 @@ def main():
             write_count(count_path, wakes)
         elif "error" in msg:
             print(f"qmp-wake: QEMU refused: {msg['error'].get('desc', msg)}", file=sys.stderr)
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: qmp-wake.py SOCKET COUNT_FILE [EVENT_LOG]")
+    sock_path, count_path = sys.argv[1:3]
+    events = open(sys.argv[3], "w", encoding="utf-8") if len(sys.argv) == 4 else None
+    write_count(count_path, 0)
+    qmp = connect(sock_path).makefile("rw", encoding="utf-8", newline="\n")
+
+    def send(command):
+        qmp.write(json.dumps({"execute": command}) + "\n")
+        qmp.flush()
+
+    send("qmp_capabilities")
+    try:
+        wake_on_suspend(qmp, send, count_path, events)
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # QEMU ended the run (isa-debug-exit) without closing politely
 
 
 if __name__ == "__main__":

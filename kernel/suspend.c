@@ -11,6 +11,7 @@
 
 /* wake_entry only loads the saved stack pointer: a few words for the trampoline's pushes. */
 #define WAKE_STACK_BYTES 64
+#define AP_START_ATTEMPTS 3
 
 struct wake_context wake_context;
 static uint8_t wake_stack[WAKE_STACK_BYTES] __attribute__((aligned(16)));
@@ -31,13 +32,24 @@ static void aps_offline(void)
 	}
 }
 
-/* The reset that woke the machine put every AP in wait-for-SIPI, as INIT does. */
+/* The reset that woke the machine put every AP in wait-for-SIPI, as INIT does. An AP that
+ * does not check in within smp_cpu_online's wait gets the whole sequence again, INIT first
+ * (which also stops it if it came late, into the wiped page): after a wake that happens
+ * under TCG on a loaded host (docs/security.md, "Suspend to RAM"). */
 static void aps_online(void)
 {
 	smp_boot_cpu_resume();
-	for (unsigned ap = 0; ap < smp_state()->aps_wanted; ap++)
-		if (ap_was_online[ap] && smp_cpu_online(ap))
-			cycle.aps_back++;
+	for (unsigned ap = 0; ap < smp_state()->aps_wanted; ap++) {
+		if (!ap_was_online[ap])
+			continue;
+		for (unsigned attempt = 0; attempt < AP_START_ATTEMPTS; attempt++) {
+			if (smp_cpu_online(ap)) {
+				cycle.aps_back++;
+				break;
+			}
+			cycle.ap_restarts++;
+		}
+	}
 }
 
 const char *suspend_to_ram(const struct kslide_bootinfo *bi, struct suspend_cycle *out)

@@ -22,6 +22,7 @@ struct suspend_cycle {
 	struct acpi_sleep acpi;
 	uint64_t trampoline_phys;
 	unsigned aps_offline, aps_back; /* taken offline before, online again after */
+	unsigned ap_restarts;           /* starts that timed out and were tried again */
 	bool woke_by_acpi;              /* PM1 status said WAK_STS after the wake */
 	uint32_t signature_before, signature_after; /* the FACS hardware signature */
 	unsigned pci_functions, pci_restored; /* functions saved, registers written back */

@@ -163,9 +163,9 @@ static bool one_cycle(const struct kslide_bootinfo *bi)
 		kprintf("# %s\n", why);
 		return false;
 	}
-	kprintf("suspend: cycle %u: woke, %u of %u APs back, %u PCI registers of %u functions "
-		"restored\n",
-		n, c.aps_back, c.aps_offline, c.pci_restored, c.pci_functions);
+	kprintf("suspend: cycle %u: woke, %u of %u APs back (%u starts again), %u PCI registers "
+		"of %u functions restored\n",
+		n, c.aps_back, c.aps_offline, c.ap_restarts, c.pci_restored, c.pci_functions);
 	trampolines[n - 1] = c.trampoline_phys;
 	struct machine_view now;
 	look(&now);

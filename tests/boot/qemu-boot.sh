@@ -13,6 +13,9 @@
 #   -W WAKES   the guest suspends to RAM: wake it each time QEMU reports it suspended (QMP
 #              system_wakeup, tests/boot/qmp-wake.py); the run must see at least WAKES
 #              wake-ups and exactly one kslide line (a wake that rebooted would print another)
+#   -R COUNT   ring 3's SIDT, SGDT, SLDT and STR ("leak: sidt ..." lines, printed where UMIP
+#              is off) must each be printed COUNT times, always the same, and SIDT's base
+#              must be the IDT alias the kernel announced ("kernel: ... idt=")
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
@@ -27,9 +30,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga="" linux=false cpus=1 machine=pc globals="" wakes=""
+disc=false uefi=false vga="" linux=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:W:FHDUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:W:R:FHDUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -46,6 +49,7 @@ $OPTARG" ;;
 	M) machine=$OPTARG ;;
 	g) globals="$globals -global $OPTARG" ;;
 	W) wakes=$OPTARG ;;
+	R) views=$OPTARG ;;
 	F) want=3 ;;
 	H) want=124 ;;
 	D) disc=true ;;
@@ -156,6 +160,16 @@ fi
 line=$(grep -a '^kslide: base=' "$log")
 [ -n "$line" ] || fail "no kslide line"
 check_expects
+if [ -n "$views" ]; then
+	for insn in sidt sgdt sldt str; do
+		[ "$(grep -ac "^leak: $insn " "$log")" -eq "$views" ] ||
+			fail "ring 3's $insn not printed $views times"
+		[ "$(grep -a "^leak: $insn " "$log" | sort -u | wc -l)" -eq 1 ] ||
+			fail "ring 3's $insn changed"
+	done
+	idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$log")
+	grep -aq "^leak: sidt base=$idt " "$log" || fail "ring 3's SIDT is not the alias $idt"
+fi
 if [ -n "$wakes" ]; then
 	woke=$(cat "$qmp_dir/wakes" 2>/dev/null || echo 0)
 	[ "$woke" -ge "$wakes" ] || fail "QEMU woke the guest $woke times, not $wakes"

@@ -62,9 +62,9 @@ static uint16_t pm1_port(const uint8_t *fadt, uint32_t legacy, uint32_t extended
 {
 	if (table_length(fadt) >= extended + GAS_BYTES) {
 		uint64_t address = field(fadt, extended + GAS_ADDRESS, 8);
+		bool io_port = fadt[extended] == GAS_SYSTEM_IO && address <= 0xffff;
 		if (address)
-			return fadt[extended] == GAS_SYSTEM_IO && address <= 0xffff ? (uint16_t)address
-										 : 0;
+			return io_port ? (uint16_t)address : 0;
 	}
 	uint32_t port = (uint32_t)field(fadt, legacy, 4);
 	return port <= 0xffff ? (uint16_t)port : 0;
@@ -147,15 +147,20 @@ bool acpi_sleep_woke(const struct acpi_sleep *s)
 	return status & PM1_WAK_STS;
 }
 
+/* A PM1 control register's value with SLP_TYP set to type and SLP_EN clear, the rest as the
+ * register holds it. */
+static uint16_t with_sleep_type(uint16_t port, uint8_t type)
+{
+	uint16_t others = inw(port) & ~(PM1_SLP_TYP_MASK | PM1_SLP_EN);
+	return others | (uint16_t)(type << PM1_SLP_TYP_SHIFT);
+}
+
 /* SLP_TYP first and SLP_EN in a second write, PM1a before PM1b (ACPI 6.5, 16.1.3.1 and
- * 7.4.2.5), the rest of each register as it was. */
+ * 7.4.2.5). */
 bool acpi_sleep_enter(const struct acpi_sleep *s)
 {
-	uint16_t a = (inw(s->pm1a_cnt) & ~(PM1_SLP_TYP_MASK | PM1_SLP_EN)) |
-		     (uint16_t)(s->slp_typ_a << PM1_SLP_TYP_SHIFT);
-	uint16_t b = s->pm1b_cnt ? (inw(s->pm1b_cnt) & ~(PM1_SLP_TYP_MASK | PM1_SLP_EN)) |
-					   (uint16_t)(s->slp_typ_b << PM1_SLP_TYP_SHIFT)
-				 : 0;
+	uint16_t a = with_sleep_type(s->pm1a_cnt, s->slp_typ_a);
+	uint16_t b = s->pm1b_cnt ? with_sleep_type(s->pm1b_cnt, s->slp_typ_b) : 0;
 	pm1_status_clear(s);
 	outw(s->pm1a_cnt, a);
 	if (s->pm1b_cnt)

@@ -26,4 +26,12 @@ struct acpi_cpus {
  * no valid MADT. */
 bool acpi_find_cpus(struct acpi_cpus *out);
 
+/* The physical address of the first table with this 4-byte signature the root table lists,
+ * checksum valid; 0 when there is none (kernel/acpi_sleep.c looks for the FADT). */
+uint64_t acpi_table_find(const char *signature);
+/* The table at phys, through the direct map, when its header and checksum are valid; NULL
+ * otherwise (for tables the root does not list, such as the DSDT). */
+const void *acpi_table_checked(uint64_t phys);
+#define ACPI_HEADER_BYTES 36
+
 #endif

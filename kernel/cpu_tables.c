@@ -80,9 +80,9 @@ static void build_idt(struct cpu_tables *t)
 
 /*
  * What a CPU does to take the tables, once they are built: every way a CPU comes into the
- * kernel (the boot CPU's, and each application processor's start, kernel/smp.c) goes through
- * here; true when it set CR4.UMIP, so none keeps the reset LDT or the
- * loader's tables.
+ * kernel (the boot CPU's start and its wake from S3, kernel/suspend.c, and each application
+ * processor's start, kernel/smp.c) goes through here; true when it set CR4.UMIP, so none
+ * keeps the reset LDT or the loader's (or the trampoline's) tables.
  */
 static bool cpu_load(uint64_t *gdt_original, const struct entry_percpu *percpu)
 {
@@ -121,6 +121,16 @@ void cpu_ap_load(unsigned ap)
 	cpu_load(own->gdt, &ap_percpu[ap]);
 }
 
+/* The boot CPU's GDT and TSS, built (again), and taken. The TSS descriptor is written afresh
+ * each time, as an available TSS: cpu_load cleared it after the last LTR, and LTR faults on a
+ * descriptor marked busy. */
+static void boot_cpu_load(void)
+{
+	cpu_tables_build_gdt_tss(cpu_tables->gdt, &cpu_tables->tss, cpu_tss_alias(),
+				 entry_area_stack_top());
+	umip_enabled = cpu_load(cpu_tables->gdt, &entry_percpu);
+}
+
 void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 {
 	if (frames_init(bi) != KS_OK)
@@ -128,14 +138,17 @@ void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 	entry_area_init(bi, pti);
 	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
 	build_idt(cpu_tables);
-	cpu_tables_build_gdt_tss(cpu_tables->gdt, &cpu_tables->tss, cpu_tss_alias(),
-				 entry_area_stack_top());
 	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
 					      .kernel_stack_top = trap_stack_top(),
 					      .entry_stack_top = entry_area_stack_top(),
 					      .exit_stub = entry_area_exit() };
-	umip_enabled = cpu_load(cpu_tables->gdt, &entry_percpu);
+	boot_cpu_load();
 	space_init();
+}
+
+void cpu_boot_resume(void)
+{
+	boot_cpu_load();
 }
 
 bool arch_umip_enabled(void)

@@ -30,6 +30,11 @@ uintptr_t cpu_tss_alias(void);
 void cpu_ap_load(unsigned ap);
 uintptr_t cpu_ap_gdt_alias(unsigned ap);
 
+/* The boot CPU woken from S3 (kernel/suspend.c), on the kernel's root with its control
+ * registers back: it takes its GDT, TSS and the IDT again through the aliases, as at boot,
+ * with CR4.UMIP when it has UMIP. */
+void cpu_boot_resume(void);
+
 /* The kernel stack a trap from ring 3 is moved to (kernel/<arch>/vectors.S). */
 uintptr_t trap_stack_top(void);
 

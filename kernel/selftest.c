@@ -18,6 +18,7 @@ static const struct selftest_suite *const suites[] = {
 	&selftest_syscall_bench,
 	&selftest_smp,
 	&selftest_hotplug,
+	&selftest_suspend,
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))

@@ -37,11 +37,16 @@ extern const struct selftest_suite selftest_oops_limit;
 extern const struct selftest_suite selftest_syscall_bench;
 extern const struct selftest_suite selftest_smp;     /* kernel/smp_test.c */
 extern const struct selftest_suite selftest_hotplug; /* kernel/smp_test.c */
+extern const struct selftest_suite selftest_suspend; /* kernel/suspend_test.c */
 
 /* The CPU's checks of selftest=leak (kernel/leak_cpu.c): descriptor-table aliases, UMIP,
  * user page tables; leak_test.c reports them as one case. */
 extern const struct selftest_case leak_cpu_cases[];
 extern const unsigned leak_cpu_case_count;
+
+/* kernel/smp_test.c: what AP ap reported from ring 0 after its last start is only aliases
+ * (SIDT, SGDT, STR, SLDT, its TSS descriptor cleared, CR4.UMIP as CPUID says). */
+bool ap_on_the_aliases(unsigned ap);
 
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);

@@ -14,16 +14,6 @@
 #include "arch/x86/arch_ops.h"
 #include "lib/string.h"
 
-_Static_assert(offsetof(struct trampoline_data, far32_offset) == TD_FAR32, "TD_FAR32");
-_Static_assert(offsetof(struct trampoline_data, far64_offset) == TD_FAR64, "TD_FAR64");
-_Static_assert(offsetof(struct trampoline_data, cr3) == TD_CR3, "TD_CR3");
-_Static_assert(offsetof(struct trampoline_data, efer) == TD_EFER, "TD_EFER");
-_Static_assert(offsetof(struct trampoline_data, entry) == TD_ENTRY, "TD_ENTRY");
-_Static_assert(offsetof(struct trampoline_data, stack) == TD_STACK, "TD_STACK");
-_Static_assert(offsetof(struct trampoline_data, cpu) == TD_CPU, "TD_CPU");
-_Static_assert(offsetof(struct trampoline_data, gdt) == TD_GDT, "TD_GDT");
-_Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
-
 /* Local APIC registers, as 32-bit word indexes (SDM Vol. 3A, table 10-1). */
 #define LAPIC_ID (0x20 / 4)
 #define LAPIC_SVR (0xf0 / 4)
@@ -45,9 +35,7 @@ _Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
 /* Each write to the POST port takes about a microsecond on ISA timing: a delay loop that
  * needs no calibrated timer (under TCG it is faster, which only shortens the waits). */
 #define IO_DELAY_PORT 0x80
-/* A start-up IPI names the trampoline by its 4 KiB page number, below 1 MiB. */
-#define TRAMPOLINE_MIN 0x1000
-#define TRAMPOLINE_MAX 0x100000
+/* A start-up IPI names the trampoline by its 4 KiB page number. */
 #define SIPI_PAGE_SHIFT 12
 #define AP_STACK_BYTES 8192
 
@@ -99,22 +87,6 @@ void smp_ap_main(unsigned ap)
 	halt_forever();
 }
 
-static void trampoline_fill(struct trampoline_data *d, uint32_t phys, uint32_t root)
-{
-	d->gdt[TRAMPOLINE_CS32 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xc);
-	d->gdt[TRAMPOLINE_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, 0xc);
-	d->gdt[TRAMPOLINE_CS64 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xa);
-	d->gdt_limit = sizeof(d->gdt) - 1;
-	d->gdt_base = phys + (uint32_t)(trampoline_data - trampoline_start) + TD_GDT;
-	d->far32_offset = phys + (uint32_t)(trampoline_pm32 - trampoline_start);
-	d->far32_selector = TRAMPOLINE_CS32;
-	d->far64_offset = phys + (uint32_t)(trampoline_lm64 - trampoline_start);
-	d->far64_selector = TRAMPOLINE_CS64;
-	d->cr3 = root;
-	d->efer = arch_trampoline_efer();
-	d->entry = (uintptr_t)smp_ap_main;
-}
-
 /* INIT, then two start-up IPIs (SDM Vol. 3A, 8.4.4.1), and wait for the AP to check in. */
 static bool start_ap(struct trampoline_data *d, unsigned ap, uint32_t apic_id)
 {
@@ -147,7 +119,7 @@ void smp_init(const struct kslide_bootinfo *bi)
 	state.boot_apic_id = lapic[LAPIC_ID] >> LAPIC_ID_SHIFT;
 	lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
 
-	state.trampoline_pages = 1 + arch_trampoline_root_pages();
+	state.trampoline_pages = trampoline_pages();
 	state.trampoline_phys =
 		frames_low_free(bi, TRAMPOLINE_MIN, TRAMPOLINE_MAX, state.trampoline_pages);
 	if (!state.trampoline_phys) {
@@ -178,15 +150,10 @@ bool smp_cpu_online(unsigned ap)
 {
 	if (ap >= state.aps_wanted || !state.trampoline_phys)
 		return false;
-	uint8_t *page = phys_to_virt(state.trampoline_phys);
-	memcpy(page, trampoline_start, (size_t)(trampoline_end - trampoline_start));
 	struct trampoline_data *d =
-		(struct trampoline_data *)(page + (trampoline_data - trampoline_start));
-	uint32_t root = arch_trampoline_root(state.trampoline_phys + PAGE_SIZE);
-	trampoline_fill(d, (uint32_t)state.trampoline_phys, root);
+		trampoline_place(state.trampoline_phys, (uintptr_t)smp_ap_main);
 	bool ok = start_ap(d, ap, ap_apic_id[ap]);
-	arch_trampoline_root_drop();
-	memset(page, 0, (size_t)state.trampoline_pages * PAGE_SIZE);
+	trampoline_remove(state.trampoline_phys);
 	return ok;
 }
 
@@ -198,6 +165,12 @@ void smp_cpu_offline(unsigned ap)
 		return;
 	ipi(ap_apic_id[ap], ICR_INIT | ICR_LEVEL_ASSERT);
 	state.ap[ap].started = false;
+}
+
+void smp_boot_cpu_resume(void)
+{
+	if (lapic)
+		lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
 }
 
 const struct smp_state *smp_state(void)

@@ -43,6 +43,9 @@ const struct smp_state *smp_state(void);
  * boot; true when it checked in. */
 void smp_cpu_offline(unsigned ap);
 bool smp_cpu_online(unsigned ap);
+/* After a wake from S3 (kernel/suspend.c), before any AP starts again: the boot CPU's local
+ * APIC enabled once more (the reset disabled it), as smp_init left it. */
+void smp_boot_cpu_resume(void);
 /* True when every trampoline page is zero again. */
 bool smp_trampoline_wiped(void);
 

@@ -58,8 +58,7 @@ static bool every_ap_started(const struct kslide_bootinfo *bi)
 	return true;
 }
 
-/* What AP ap reported from ring 0 after its last start: only aliases. */
-static bool ap_on_the_aliases(unsigned ap)
+bool ap_on_the_aliases(unsigned ap)
 {
 	const struct smp_ap_view *v = &smp_state()->ap[ap];
 	bool ok = true;

@@ -22,6 +22,8 @@ $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
 $(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o \
 	seed_random.o)
+# And the scan of AML for a sleep state's SLP_TYP values.
+$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi_aml.o
 # The Multiboot pass-through edits the loader's information with plain C.
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.

@@ -8,7 +8,7 @@ set -u
 
 # In the order `make check` runs them.
 STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
-boot-i386 boot-x86_64 boot-smp boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
+boot-i386 boot-x86_64 boot-smp boot-suspend boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
 leak-x86_64-pie example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie
 uniform-x86_64-4k uniform-linux-686"
 
@@ -35,6 +35,8 @@ run_stage() { # run_stage NAME: the stage's command
 	boot-i386) tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh ;;
 	boot-x86_64) tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh ;;
 	boot-smp) tests/boot/matrix.sh "$B" tests/boot/smp-cases.sh ;;
+	# Suspend to RAM and back, 3 times a boot, woken by the host over QMP.
+	boot-suspend) tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh ;;
 	boot-grub) tests/boot/grub.sh "$B" ;;
 	boot-faults) tests/boot/faults.sh "$B" ;;
 	# A few damaged bytes per checked image region, both arches (`make chaos`: the campaign).

@@ -217,14 +217,14 @@ bool smp_trampoline_wiped(void)
 	return true;
 }
 
-uint32_t smp_this_apic_id(void)
+void smp_nmi(uint32_t apic_id)
 {
-	return lapic[LAPIC_ID] >> LAPIC_ID_SHIFT;
+	ipi(apic_id, ICR_NMI | ICR_LEVEL_ASSERT);
 }
 
-void smp_cpu_nmi(unsigned ap)
+uint32_t smp_ap_apic_id(unsigned ap)
 {
-	ipi(ap_apic_id[ap], ICR_NMI | ICR_LEVEL_ASSERT);
+	return ap_apic_id[ap];
 }
 
 /*

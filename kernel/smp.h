@@ -49,10 +49,9 @@ void smp_cpu_offline(unsigned ap);
 bool smp_cpu_online(unsigned ap);
 /* True when every trampoline page is zero again. */
 bool smp_trampoline_wiped(void);
-/* The local APIC ID of the CPU that calls it (APs exist only with a mapped local APIC). */
-uint32_t smp_this_apic_id(void);
-/* An NMI to AP ap: the wake-up smp_call sends. */
-void smp_cpu_nmi(unsigned ap);
+/* An NMI to the CPU with this local APIC ID: how smp_call wakes a halted CPU. */
+void smp_nmi(uint32_t apic_id);
+uint32_t smp_ap_apic_id(unsigned ap);
 /* One turn of a loop waiting for another CPU. Not PAUSE: under QEMU's TCG each PAUSE leaves
  * the translated code and takes the global lock that the awaited vCPU needs to wake or to do
  * I/O, and a CPU spinning on it makes the other's every step wait. */
@@ -64,8 +63,9 @@ static inline void smp_spin(void)
 /* Waits until *word holds value (true), or about cycles TSC cycles passed (false). */
 bool smp_wait_for(const unsigned *word, unsigned value, uint64_t cycles);
 
-/* kernel/smp_call.c: run fn(arg) on AP ap, in ring 0 on its own stack, and wait until it has
- * returned; false when the AP is not online or does not answer. Only the boot CPU calls it. */
+/* kernel/smp_call.c: run fn(arg) on AP ap, in ring 0 on its own stack, and wait (halted)
+ * until it has returned; false when the AP is not online or does not answer. Only the boot
+ * CPU calls it. */
 bool smp_call(unsigned ap, void (*fn)(void *arg), void *arg);
 /* Forget any call to AP ap: it is being (re)started. */
 void smp_call_forget(unsigned ap);

@@ -4,25 +4,37 @@
  * process pinned to an AP (kernel/proc.c) is such a function, and only one CPU at a time ever
  * runs one, so the kernel's process and syslog state needs no lock.
  *
- * Between calls an AP halts with interrupts off; an NMI ends the HLT (SDM Vol. 3A, 6.7.1, and
- * 8.4.4 on sending one), its gate leads through the entry stubs to trap(), which returns at
- * once, and the AP looks at its mailbox again. An NMI that lands just before the HLT is lost,
- * so the boot CPU sends them until the AP answers (CALL_TAKEN); and it says CALL_GO only then,
- * so that no NMI it sent can still be on its way once the AP heads for ring 3 (an NMI in the
- * entry stubs, between SWAPGS and the stack switch, would run on ring 3's GS).
+ * Whichever CPU waits halts with interrupts off, and the other ends the HLT with an NMI (SDM
+ * Vol. 3A, 6.7.1 and 10.6.1): its gate leads through the entry stubs to trap(), which
+ * returns at once, and the CPU looks at the call's state again. An NMI that lands just before
+ * the HLT is lost, so the sender knocks (sends NMIs) until the other answers; and the other
+ * waits for the sender to say it has stopped before going on, so that no NMI can still be on
+ * its way when it next heads for ring 3 (an NMI in the entry stubs, between SWAPGS and the
+ * stack switch, would run on ring 3's GS).
  *
- *   boot CPU            CALL_POSTED -> NMI ... NMI        CALL_GO                 (waits)
- *   AP        HLT ... (woken) sees POSTED -> CALL_TAKEN  sees GO -> fn(arg) -> CALL_DONE
+ *   boot CPU  POSTED, knocks ...  GO                 HLT ...  (woken) SEEN   waits    IDLE
+ *   AP        HLT ... (woken) TAKEN  waits  fn(arg)  DONE, knocks ...          CLEAR
+ *
+ * The boot CPU halts rather than spins while the AP works: under QEMU a spinning vCPU takes a
+ * host CPU the working one could use.
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "kernel/smp.h"
 
-enum call_state { CALL_IDLE, CALL_POSTED, CALL_TAKEN, CALL_GO, CALL_DONE };
+enum call_state {
+	CALL_IDLE,
+	CALL_POSTED, /* the boot CPU has handed fn over */
+	CALL_TAKEN,  /* the AP has it: no more knocks */
+	CALL_GO,     /* the boot CPU has stopped knocking */
+	CALL_DONE,   /* fn has returned */
+	CALL_SEEN,   /* the boot CPU knows: no more knocks */
+	CALL_CLEAR,  /* the AP has stopped knocking */
+};
 
-/* How long the boot CPU waits for an answer after each NMI, in TSC cycles (about 0.5 ms at
- * 2 GHz), and how many it sends: about a second in all. */
+/* How long a knock waits for an answer after each NMI, in TSC cycles (about 0.5 ms at
+ * 2 GHz), and how many NMIs it sends: about a second in all. */
 #define WAKE_WAIT_CYCLES (1ull << 20)
 #define WAKE_TRIES 2048
 
@@ -44,13 +56,21 @@ static enum call_state state_of(struct call *c)
 	return __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 }
 
-static bool woken(unsigned ap, struct call *c)
+/* NMIs to the CPU with this APIC ID until the call is in state want; false if it never is. */
+static bool knock(uint32_t apic_id, struct call *c, enum call_state want)
 {
 	for (unsigned tries = 0; tries < WAKE_TRIES; tries++) {
-		smp_cpu_nmi(ap);
-		if (smp_wait_for(&c->state, CALL_TAKEN, WAKE_WAIT_CYCLES))
+		smp_nmi(apic_id);
+		if (smp_wait_for(&c->state, want, WAKE_WAIT_CYCLES))
 			return true;
 	}
+	return false;
+}
+
+static bool woken(unsigned ap, struct call *c)
+{
+	if (knock(smp_ap_apic_id(ap), c, CALL_TAKEN))
+		return true;
 	/* Given up: take the call back, unless the AP took it after all. */
 	unsigned posted = CALL_POSTED;
 	return !__atomic_compare_exchange_n(&c->state, &posted, CALL_IDLE, false,
@@ -70,6 +90,9 @@ bool smp_call(unsigned ap, void (*fn)(void *arg), void *arg)
 		return false;
 	set_state(c, CALL_GO);
 	while (state_of(c) != CALL_DONE)
+		__asm__ volatile("hlt" : : : "memory"); /* IF is clear: the AP's NMI ends it */
+	set_state(c, CALL_SEEN);
+	while (state_of(c) != CALL_CLEAR)
 		smp_spin();
 	set_state(c, CALL_IDLE);
 	return true;
@@ -91,5 +114,8 @@ void smp_ap_wait_for_work(unsigned ap)
 			smp_spin();
 		c->fn(c->arg);
 		set_state(c, CALL_DONE);
+		/* The boot CPU waits for this (it halts until it answers, so it always does). */
+		knock(smp_state()->boot_apic_id, c, CALL_SEEN);
+		set_state(c, CALL_CLEAR);
 	}
 }

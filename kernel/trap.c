@@ -2,7 +2,7 @@
  * Where every trap lands, on both arches: system calls go to syscall_dispatch, faults in ring 3
  * to proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a
  * page fault at the one store try_write32 expects may fault, and an NMI, which only ever
- * wakes an AP for work (kernel/smp_call.c) and has nothing else to do.
+ * wakes a CPU halted for kernel/smp_call.c and has nothing else to do.
  */
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"

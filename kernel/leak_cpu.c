@@ -115,7 +115,7 @@ static bool tss_names_entry_stack(const struct kslide_bootinfo *bi)
 	if (cpu_tss_ring0_stack(cpu_tables) != entry_area_stack_top())
 		return check_fail("TSS ring-0 stack", cpu_tss_ring0_stack(cpu_tables),
 				  entry_area_stack_top());
-	unsigned pinned = proc_pinned_cpu(), cpus = 1 + smp_state()->aps_started;
+	unsigned pinned = proc_pinned_cpu(), cpus = 1 + smp_state()->aps_wanted;
 	for (unsigned cpu = 0; cpu < cpus; cpu++)
 		cpu_entry_percpu(cpu)->user_entry_sp = 0;
 	if (proc_run(&user_program_leak, 0, LEAK_NOP, 0) != 0)

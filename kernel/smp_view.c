@@ -50,7 +50,8 @@ static char reference_lines[RUN_COUNT][LINE_BYTES], tested_lines[RUN_COUNT][LINE
 static struct ring3_set reference, tested;
 static bool have_reference;
 
-static unsigned cpus_online(void)
+/* The boot CPU and every AP the kernel tried to start. */
+static unsigned cpus_listed(void)
 {
 	return 1 + smp_state()->aps_wanted;
 }
@@ -180,12 +181,12 @@ static bool run_and_land(unsigned cpu, struct ring3_set *set, char *view,
 			 char (*lines)[LINE_BYTES])
 {
 	uintptr_t before[CPU_MAX];
-	for (unsigned c = 0; c < cpus_online(); c++)
+	for (unsigned c = 0; c < cpus_listed(); c++)
 		before[c] = cpu_entry_percpu(c)->user_entry_sp;
 	cpu_entry_percpu(cpu)->user_entry_sp = 0;
 	run_set(cpu, set, view, lines);
 	bool ok = true;
-	for (unsigned c = 0; c < cpus_online(); c++) {
+	for (unsigned c = 0; c < cpus_listed(); c++) {
 		uintptr_t got = cpu_entry_percpu(c)->user_entry_sp;
 		uintptr_t want = c == cpu ? cpu_entry_stack_top(c) - ENTRY_STACK_FRAME_BYTES
 					  : before[c];
@@ -216,14 +217,14 @@ bool smp_view_same_on(unsigned cpu)
 
 bool smp_view_every_cpu(void)
 {
-	for (unsigned cpu = 0; cpu < cpus_online(); cpu++)
+	for (unsigned cpu = 0; cpu < cpus_listed(); cpu++)
 		cpu_entry_percpu(cpu)->user_entry_sp = 0;
 	bool ok = smp_view_reference();
 	for (unsigned ap = 0; ap < smp_state()->aps_wanted; ap++)
 		ok &= smp_view_same_on(1 + ap);
 	/* Each CPU's entry stack shows where its own last trap from ring 3 landed: none that the
 	 * loop above left out has one. */
-	for (unsigned cpu = 0; cpu < cpus_online(); cpu++) {
+	for (unsigned cpu = 0; cpu < cpus_listed(); cpu++) {
 		uintptr_t got = cpu_entry_percpu(cpu)->user_entry_sp;
 		uintptr_t want = cpu_entry_stack_top(cpu) - ENTRY_STACK_FRAME_BYTES;
 		if (got != want)

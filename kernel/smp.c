@@ -40,8 +40,10 @@ _Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
 /* SDM Vol. 3A, 8.4.4.1: 10 ms after INIT, 200 us between the start-up IPIs. */
 #define INIT_DELAY_US 10000
 #define SIPI_DELAY_US 200
-/* The wait for an AP to check in: about a second at 2 GHz, in TSC cycles. */
-#define AP_WAIT_CYCLES (1ull << 31)
+/* How long an AP may take to check in: about 10 s at 2 GHz, in TSC cycles, as Linux waits
+ * (do_boot_cpu). Under TCG the AP is a host thread that a loaded host may not run for a
+ * while. */
+#define AP_WAIT_CYCLES 20000000000ull
 /* Each write to the POST port takes about a microsecond on ISA timing: a delay loop that
  * needs no calibrated timer (under TCG it is faster, which only shortens the waits). */
 #define IO_DELAY_PORT 0x80

@@ -36,7 +36,7 @@ while [ "$i" -lt "$boots" ]; do
 	i=$((i + 1))
 	# panic=-1 and -no-reboot: a kernel that cannot reach init ends QEMU instead of hanging.
 	timeout "$timeout" "qemu-system-$arch" -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet" -m "$mem" -cpu "$cpu" -serial "file:$log" \
+		-append "$(cat "$(dirname "$0")/cmdline")" -m "$mem" -cpu "$cpu" -serial "file:$log" \
 		-display none -monitor none -no-reboot >/dev/null 2>&1
 	line=$(sed -n 's/\r$//; s/^kslide-linux: _text=\(0x[0-9a-f]*\) kernel_code=\(0x[0-9a-f]*\)-\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$log")
 	if [ -n "$line" ]; then

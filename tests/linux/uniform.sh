@@ -22,7 +22,7 @@ for f in "$image" "$initrd" "$B/bin/kslide-stat"; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-# mk/linux.mk's LINUX_CMDLINE.
+# The tests' Linux command line (tests/linux/cmdline).
 JOBS=2 nice "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
-	-A "console=ttyS0 quiet panic=-1" -I "$initrd" "$@" "$image" || exit 1
+	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image" || exit 1
 "$B/bin/kslide-stat" --from "$work/lines" "$image"

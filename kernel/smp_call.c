@@ -34,9 +34,10 @@ enum call_state {
 };
 
 /* How long a knock waits for an answer after each NMI, in TSC cycles (about 0.5 ms at
- * 2 GHz), and how many NMIs it sends: about a second in all. */
+ * 2 GHz), and how many NMIs it sends: about 10 s in all, as long as an AP has to start
+ * (kernel/smp.c), for a host that may not run the other vCPU for a while. */
 #define WAKE_WAIT_CYCLES (1ull << 20)
-#define WAKE_TRIES 2048
+#define WAKE_TRIES 20000
 
 struct call {
 	void (*fn)(void *arg);

@@ -124,10 +124,10 @@ static bool tss_names_entry_stack(const struct kslide_bootinfo *bi)
 		uintptr_t got = cpu_entry_percpu(cpu)->user_entry_sp;
 		uintptr_t want =
 			cpu == pinned ? cpu_entry_stack_top(cpu) - ENTRY_STACK_FRAME_BYTES : 0;
+		if (got != want && cpu == pinned)
+			return check_fail("a trap from ring 3 lands on the entry stack", got, want);
 		if (got != want)
-			return check_fail(cpu == pinned ? "a trap from ring 3 lands on the entry stack"
-							: "no trap lands on another CPU's",
-					  got, want);
+			return check_fail("no trap from ring 3 lands on another CPU's", got, want);
 	}
 	return true;
 }

@@ -108,8 +108,9 @@ void smp_ap_wait_for_work(unsigned ap)
 {
 	struct call *c = &calls[ap];
 	for (;;) {
+		/* IF is clear: only an NMI (smp_call's) or INIT ends the HLT. */
 		while (state_of(c) != CALL_POSTED)
-			__asm__ volatile("hlt" : : : "memory"); /* IF is clear: an NMI or INIT ends it */
+			__asm__ volatile("hlt" : : : "memory");
 		set_state(c, CALL_TAKEN);
 		while (state_of(c) != CALL_GO)
 			smp_spin();

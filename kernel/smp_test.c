@@ -143,8 +143,8 @@ static bool hotplug_cycles(const struct kslide_bootinfo *bi)
 			if (!ap_on_the_aliases(ap))
 				return check_fail("AP on the aliases in cycle", cycle, HOTPLUG_CYCLES);
 			if (!smp_view_same_on(1 + ap))
-				return check_fail("ring 3 on the AP as on the boot CPU in cycle", cycle,
-						  HOTPLUG_CYCLES);
+				return check_fail("ring 3 on the AP as on the boot CPU in cycle",
+						  cycle, HOTPLUG_CYCLES);
 		}
 	kprintf("# %u APs, %u offline/online cycles each, ring 3 checked after each\n",
 		s->aps_started, HOTPLUG_CYCLES);

@@ -71,8 +71,9 @@ static void run_set_here(void *arg)
 static void run_set(unsigned cpu, struct ring3_set *set, char *view, char (*lines)[LINE_BYTES])
 {
 	for (unsigned i = 0; i < RUN_COUNT; i++) {
-		set->out[i] = (struct proc_output){ .buf = i == RUN_VIEW ? view : lines[i],
-						    .cap = i == RUN_VIEW ? VIEW_BYTES : LINE_BYTES };
+		bool whole = i == RUN_VIEW;
+		set->out[i] = (struct proc_output){ .buf = whole ? view : lines[i],
+						    .cap = whole ? VIEW_BYTES : LINE_BYTES };
 		set->status[i] = -1;
 	}
 	if (cpu == 0)

@@ -5,13 +5,14 @@
  * kernel_entry is where every stub jumps, with the kernel's CR3, ring 3's EAX, the stub's
  * vector and error code on top of the CPU's frame. A trap from ring 3 is on the CPU's entry
  * stack: its frame moves to the top of the CPU's kernel stack (entry_percpu.kernel_stack_top,
- * the struct DR0 points at), so the entry stack only ever holds what ring 3 gave. alltraps saves the segment registers and pusha's,
- * switches to the kernel data segment and calls trap(struct trapframe *) (kernel/i386/trap.h
- * has the layout). trapret undoes it.
+ * the struct DR0 points at), so the entry stack only ever holds what ring 3 gave. alltraps
+ * saves the segment registers and pusha's, switches to the kernel data segment and calls
+ * trap(struct trapframe *) (kernel/i386/trap.h has the layout). trapret undoes it.
  *
  * user_enter(tf) saves the kernel's callee-saved registers and stack pointer (in the CPU's
- * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
- * trap taken in ring 3, drops that trap's stack and returns status from user_enter.
+ * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3.
+ * arch_user_exit(status), called from a trap taken in ring 3, drops that trap's stack and
+ * returns status from user_enter.
  *
  * Until alltraps reloads them DS and ES may be ring 3's: flat, base 0, so kernel variables
  * read the same through them.
@@ -61,7 +62,8 @@ trapret:
 	addl $8, %esp /* vector number and error code */
 	/* The exit stub is in the code page every CPU shares: the boot CPU's word for it holds
 	 * every CPU's. */
-	RETURN_FROM_TRAP PERCPU_ENTRY_STACK(%eax), entry_percpu + PERCPU_EXIT_STUB, "movl %dr0, %eax"
+	RETURN_FROM_TRAP PERCPU_ENTRY_STACK(%eax), entry_percpu + PERCPU_EXIT_STUB, \
+		"movl %dr0, %eax"
 
 /* int user_enter(struct trapframe *tf) */
 	.globl user_enter

@@ -5,15 +5,16 @@
  * kernel_entry is where every stub jumps, with the kernel's CR3 and GS, the stub's error code
  * and vector on top of the CPU's frame. A trap from ring 3 is on the CPU's entry stack: its
  * frame moves to the top of the CPU's kernel stack (entry_percpu.kernel_stack_top, at the GS
- * base), so the entry stack only ever holds what ring 3 gave. alltraps saves the general registers and calls
- * trap(struct trapframe *) (kernel/x86_64/trap.h has the layout); trapret undoes it. Long
- * mode pushes SS and RSP on every trap and aligns the stack to 16 bytes first, so the frame has
- * one shape. The segment registers are not saved: long mode ignores DS and ES, IRETQ to ring 3
- * clears kernel selectors from them, and FS and GS are only bases.
+ * base), so the entry stack only ever holds what ring 3 gave. alltraps saves the general
+ * registers and calls trap(struct trapframe *) (kernel/x86_64/trap.h has the layout); trapret
+ * undoes it. Long mode pushes SS and RSP on every trap and aligns the stack to 16 bytes first,
+ * so the frame has one shape. The segment registers are not saved: long mode ignores DS and ES,
+ * IRETQ to ring 3 clears kernel selectors from them, and FS and GS are only bases.
  *
  * user_enter(tf) saves the kernel's callee-saved registers and stack pointer (in the CPU's
- * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
- * trap taken in ring 3, drops that trap's stack and returns status from user_enter.
+ * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3.
+ * arch_user_exit(status), called from a trap taken in ring 3, drops that trap's stack and
+ * returns status from user_enter.
  *
  * RIP-relative addressing only, so the same code serves the kernel-model and the PIE build.
  */

@@ -51,8 +51,12 @@ bool ap_on_the_aliases(unsigned ap);
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);
 
-/* Run the named suite, or every default suite when name is NULL. Returns the number of failures
- * (1 for an unknown name). */
+/* The decimal number of a key=N word on the command line, in *value; false when absent. */
+bool selftest_number(const struct kslide_bootinfo *bi, const char *key, unsigned long *value);
+
+/* Run the named suite, or every default suite when name is NULL, its ring-3 processes on the
+ * CPU ring3_cpu=N names (kernel/proc.h; the boot CPU by default). Returns the number of
+ * failures (1 for an unknown name or a CPU that is not online). */
 unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi);
 
 #endif

@@ -13,6 +13,8 @@ KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/s
 	kernel/trap.o kernel/try_write.o kernel/space.o kernel/walk.o kernel/leak_cpu.o \
 	kernel/entry_area.o kernel/frames.o kernel/seed_random.o kernel/leak_closure.o
 KERNEL_SECRECY_SRCS += kernel/acpi.o kernel/smp.o kernel/smp_test.o kernel/trampoline.o
+# Ring 3 on every CPU: work handed to an AP, and what ring 3 sees on each.
+KERNEL_SECRECY_SRCS += kernel/smp_call.o kernel/smp_view.o
 # Suspend to RAM (ACPI S3) and resume.
 KERNEL_SECRECY_SRCS += kernel/acpi_aml.o kernel/acpi_sleep.o kernel/pci_state.o kernel/suspend.o \
 	kernel/suspend_test.o

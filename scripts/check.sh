@@ -43,10 +43,11 @@ run_stage() { # run_stage NAME: the stage's command
 	chaos-sample) tests/chaos/chaos.py -F -n 4 -T 2 -s "${CHAOS_SEED:-1}" "$B/i386/kernel.img" \
 		"$B/i386/stub.elf" && tests/chaos/chaos.py -F -a x86_64 -n 3 -T 1 \
 		-s "${CHAOS_SEED:-1}" "$B/x86_64/kernel.img" "$B/x86_64/stub.elf" ;;
-	# The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
-	leak-i386) tests/boot/leak.sh "$B" 3 ;;
-	leak-x86_64) tests/boot/leak.sh -a x86_64 "$B" 3 ;;
-	leak-x86_64-pie) tests/boot/leak.sh -a x86_64 -k kernel-pie "$B" 3 ;;
+	# The unprivileged view at 4 bases each with UMIP on and off, at -smp 4 with every process
+	# of boot i on CPU i: identical on every CPU and at every base, no kernel address.
+	leak-i386) tests/boot/leak.sh "$B" 4 ;;
+	leak-x86_64) tests/boot/leak.sh -a x86_64 "$B" 4 ;;
+	leak-x86_64-pie) tests/boot/leak.sh -a x86_64 -k kernel-pie "$B" 4 ;;
 	example-kernel) tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' \
 		"$B/examples/minimal-i386/example.img" ;;
 	boot-multiboot) tests/boot/multiboot.sh "$B" ;;

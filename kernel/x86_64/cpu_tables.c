@@ -74,3 +74,9 @@ void cpu_entry_register_init(const struct entry_percpu *percpu)
 	wrmsr(MSR_GS_BASE, (uintptr_t)percpu);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }
+
+/* In the kernel GS holds the kernel's base (ring 3's is parked in IA32_KERNEL_GS_BASE). */
+struct entry_percpu *cpu_entry_register_read(void)
+{
+	return (struct entry_percpu *)(uintptr_t)rdmsr(MSR_GS_BASE);
+}

@@ -1,9 +1,10 @@
 /*
  * The i386 half of kernel/phys_map.h: the physical-memory window, one page table's 4 MiB right
  * after lowmem (PHYS_WINDOW_VIRT, kernel/i386/layout.h), handed out page by page from the
- * bottom. A request for frames f .. f+n-1 takes the lowest slot s where the slots already in
- * use from s on map f, f+1, ... in order (all n of them: the old mapping is reused; the first
- * few, up to the last slot in use: that run grows), else the slots after the last in use:
+ * bottom. A request for the frames f, f + 1, ..., f + n - 1 takes the lowest slot from which
+ * the slots in use already map them in order, as far as those slots go: all n (the mapping
+ * is reused), or the first few up to the last slot in use (that run grows into the free
+ * slots after it), or none (the first free slot):
  *
  *   PHYS_WINDOW_VIRT  slot 0     frame f      supervisor, writable, write-back
  *                     slot 1     frame f + 1
@@ -48,11 +49,17 @@ static uint32_t window_entry(uint64_t frame)
 	return (uint32_t)frame | PTE_PRESENT | PTE_WRITABLE;
 }
 
+/* The entry for the i-th page of a run that starts at frame first. */
+static uint32_t run_entry(uint64_t first, unsigned i)
+{
+	return window_entry(first + ((uint64_t)i << PAGE_SHIFT));
+}
+
 /* True when the slots in use among [slot, slot + pages) map first, first + 1 page, ... */
 static bool run_fits(unsigned slot, uint64_t first, unsigned pages)
 {
 	for (unsigned i = 0; i < pages && slot + i < window_used; i++)
-		if (window_table[slot + i] != window_entry(first + ((uint64_t)i << PAGE_SHIFT)))
+		if (window_table[slot + i] != run_entry(first, i))
 			return false;
 	return true;
 }
@@ -62,6 +69,7 @@ void *arch_phys_map(uint64_t phys, size_t len)
 	if (!len || phys >= PAGING_PHYS_LIMIT || len > PAGING_PHYS_LIMIT - phys)
 		return NULL;
 	uint64_t first = phys & ~(uint64_t)(PAGE_SIZE - 1);
+	uintptr_t offset = (uintptr_t)(phys - first);
 	uint64_t span = ((phys + len - first) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	if (span > WINDOW_PAGES)
 		return NULL;
@@ -71,10 +79,10 @@ void *arch_phys_map(uint64_t phys, size_t len)
 			continue;
 		for (unsigned i = 0; i < pages; i++)
 			if (slot + i >= window_used)
-				window_table[slot + i] = window_entry(first + ((uint64_t)i << PAGE_SHIFT));
+				window_table[slot + i] = run_entry(first, i);
 		if (slot + pages > window_used)
 			window_used = slot + pages;
-		return (void *)(uintptr_t)(PHYS_WINDOW_VIRT + (slot << PAGE_SHIFT) + (phys - first));
+		return (void *)(PHYS_WINDOW_VIRT + (slot << PAGE_SHIFT) + offset);
 	}
 	return NULL;
 }

@@ -3,6 +3,7 @@
 
 #include "kernel/acpi.h"
 #include "kernel/memory.h"
+#include "kernel/phys_map.h"
 #include "lib/string.h"
 
 /* Where the RSDP may be (ACPI 6.5, 5.2.5.1): the first KiB of the EBDA, whose real-mode
@@ -76,12 +77,13 @@ static const struct rsdp *rsdp_find(void)
 	return r ? r : rsdp_in(BIOS_ROM_START, BIOS_ROM_END);
 }
 
+/* The header first, to learn the length, then the whole table. */
 static const struct sdt_header *table_at(uint64_t phys)
 {
-	if (!phys || phys >= DIRECT_MAP_SPAN)
+	const struct sdt_header *h = phys ? phys_map(phys, sizeof(*h)) : NULL;
+	if (!h || h->length < sizeof(*h) || !(h = phys_map(phys, h->length)))
 		return NULL;
-	const struct sdt_header *h = phys_to_virt(phys);
-	return h->length >= sizeof(*h) && sums_to_zero(h, h->length) ? h : NULL;
+	return sums_to_zero(h, h->length) ? h : NULL;
 }
 
 /* A table's physical address through the XSDT (8-byte entries) or else the RSDT (4-byte). */
@@ -121,7 +123,7 @@ bool acpi_find_cpus(struct acpi_cpus *out)
 	out->rsdp = direct_virt_to_phys(r);
 	if (!(out->madt = table_find(r, MADT_SIGNATURE)))
 		return false;
-	const uint8_t *madt = phys_to_virt(out->madt);
+	const uint8_t *madt = (const uint8_t *)table_at(out->madt);
 	uint32_t length = ((const struct sdt_header *)madt)->length;
 	memcpy(&out->lapic_phys, madt + sizeof(struct sdt_header), sizeof(out->lapic_phys));
 	/* Each entry: type, length, then its fields (ACPI 6.5, tables 5.44 and 5.60). */

@@ -3,7 +3,7 @@
 #include "kernel/acpi.h"
 #include "kernel/acpi_aml.h"
 #include "kernel/acpi_sleep.h"
-#include "kernel/memory.h"
+#include "kernel/phys_map.h"
 #include "lib/string.h"
 
 /* FADT fields, byte offsets (ACPI 6.5, table 5.9); the X_ ones from revision 2 on. */
@@ -93,7 +93,8 @@ const char *acpi_sleep_find(struct acpi_sleep *out)
 		return "the FADT names no PM1a control or event block in I/O space";
 
 	s.facs = table_pointer(fadt, FADT_FIRMWARE_CTRL, FADT_X_FIRMWARE_CTRL);
-	const uint8_t *facs = s.facs && s.facs < DIRECT_MAP_SPAN ? phys_to_virt(s.facs) : NULL;
+	s.facs_mapped = s.facs ? phys_map(s.facs, FACS_MIN_BYTES) : NULL;
+	const uint8_t *facs = s.facs_mapped;
 	if (!facs || memcmp(facs, FACS_SIGNATURE, 4) != 0 || table_length(facs) < FACS_MIN_BYTES)
 		return "no FACS (the firmware waking vector's home)";
 
@@ -108,14 +109,9 @@ const char *acpi_sleep_find(struct acpi_sleep *out)
 	return NULL;
 }
 
-static uint8_t *facs_of(const struct acpi_sleep *s)
-{
-	return phys_to_virt(s->facs);
-}
-
 void acpi_sleep_set_waking_vector(const struct acpi_sleep *s, uint32_t phys)
 {
-	uint8_t *facs = facs_of(s);
+	uint8_t *facs = s->facs_mapped;
 	const uint64_t none = 0;
 	memcpy(facs + FACS_WAKING_VECTOR, &phys, sizeof(phys));
 	memcpy(facs + FACS_X_WAKING_VECTOR, &none, sizeof(none));
@@ -123,12 +119,12 @@ void acpi_sleep_set_waking_vector(const struct acpi_sleep *s, uint32_t phys)
 
 uint32_t acpi_sleep_waking_vector(const struct acpi_sleep *s)
 {
-	return (uint32_t)field(facs_of(s), FACS_WAKING_VECTOR, 4);
+	return (uint32_t)field(s->facs_mapped, FACS_WAKING_VECTOR, 4);
 }
 
 uint32_t acpi_sleep_hardware_signature(const struct acpi_sleep *s)
 {
-	return (uint32_t)field(facs_of(s), FACS_HARDWARE_SIGNATURE, 4);
+	return (uint32_t)field(s->facs_mapped, FACS_HARDWARE_SIGNATURE, 4);
 }
 
 static void pm1_status_clear(const struct acpi_sleep *s)

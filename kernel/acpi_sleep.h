@@ -15,6 +15,7 @@
 
 struct acpi_sleep {
 	uint64_t fadt, dsdt, facs;        /* physical */
+	uint8_t *facs_mapped;             /* the FACS, where kernel/phys_map.h mapped it */
 	uint16_t pm1a_evt, pm1b_evt;      /* PM1 event blocks (status, then enable): I/O ports */
 	uint16_t pm1a_cnt, pm1b_cnt;      /* PM1 control: I/O ports; the b ones 0 when absent */
 	uint8_t slp_typ_a, slp_typ_b;     /* \_S3's first two elements */

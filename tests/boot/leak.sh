@@ -38,9 +38,9 @@ boots=${2:-4}
 elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
 window_start=0xffc00000 window_end=0xfffff000 # kernel/i386/layout.h ENTRY_WINDOW_*
-# i386 reads the ACPI tables (which name the APs) through its 896 MiB direct map, and QEMU
-# puts them at the top of RAM: at 1G they lie beyond it and the kernel finds one CPU.
-mem=768M
+# At 1G QEMU's ACPI tables lie above the i386 kernel's 896 MiB direct map: the APs are found
+# through its physical-memory window (kernel/phys_map.c).
+mem=1G
 if [ "$arch" = x86_64 ]; then
 	cpus="max qemu64"
 	window_start=0xffffffffff000000 window_end=0xfffffffffffff000

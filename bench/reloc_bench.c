@@ -177,17 +177,17 @@ int main(int argc, char **argv)
 		int rc = reloc_validate(table, table_size, o.image_bytes, NULL);
 		t[2] = now_ns();
 		memcpy(dst, src, o.image_bytes);
-		rc |= reloc_apply(dst, o.image_bytes, table, table_size, DELTA);
+		rc |= reloc_apply(dst, o.image_bytes, table, table_size, DELTA, NULL);
 		t[3] = now_ns();
 		if (rc == KS_OK && run == 0 && check_result(src, dst, fixups, &o))
 			return 1;
 		t[3] = now_ns();
-		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, table, table_size, DELTA);
+		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, table, table_size, DELTA, NULL);
 		t[4] = now_ns();
 		if (rc == KS_OK && run == o.runs - 1 && check_result(src, dst, fixups, &o))
 			return 1;
 		t[4] = now_ns();
-		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, NULL, 0, DELTA);
+		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, NULL, 0, DELTA, NULL);
 		t[5] = now_ns();
 		if (rc != KS_OK) {
 			fprintf(stderr, "reloc-bench: the table was refused: %s\n", ks_strerror(rc));

@@ -224,8 +224,11 @@ static int build_seq_table(struct zstd_workspace *ws, struct seq_table *t, enum 
 	}
 	if ((rc = fse_build(ws, symbols, log)))
 		return rc;
+	struct seq_entry codes[ML_MAX_CODE + 1]; /* each symbol's Baseline and extra bits, once */
+	for (unsigned s = 0; s < symbols; s++)
+		codes[s] = code_entry(kind, s);
 	for (uint32_t u = 0; u < (1u << log); u++) {
-		struct seq_entry e = code_entry(kind, ws->fse[u].symbol);
+		struct seq_entry e = codes[ws->fse[u].symbol];
 		e.state_bits = ws->fse[u].bits;
 		e.next_base = ws->fse[u].base;
 		t->entries[u] = e;

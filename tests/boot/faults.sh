@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
 # kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
-# fault-cases.sh through matrix.sh, then the one fault the boot loader itself catches.
+# fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
+# compressed copies), then the one fault the boot loader itself catches.
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +61,7 @@ head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
 echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \
 	>"$FAULTS/module-60m.crc"
 
-"$here/matrix.sh" "$B" "$here/fault-cases.sh"
+"$here/matrix.sh" -z "$B" "$here/fault-cases.sh"
 status=$?
 
 # A file shorter than its Multiboot header says: the loader refuses it, the stub never runs.

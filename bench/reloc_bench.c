@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 		int rc = reloc_validate(table, table_size, o.image_bytes, NULL);
 		t[2] = now_ns();
 		memcpy(dst, src, o.image_bytes);
-		rc |= reloc_apply(dst, o.image_bytes, table, table_size, DELTA, NULL);
+		rc |= reloc_apply(dst, o.image_bytes, table, table_size, DELTA);
 		t[3] = now_ns();
 		if (rc == KS_OK && run == 0 && check_result(src, dst, fixups, &o))
 			return 1;

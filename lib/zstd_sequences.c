@@ -80,13 +80,16 @@ struct seq_output {
 	size_t window;
 };
 
-/* How many literals from lp on a wild copy may take: it reads LZ_COPY_OVERRUN bytes past them. */
+/*
+ * One more than the literals from lp on that a wild copy may take: it reads LZ_COPY_OVERRUN
+ * bytes past them, and a chunk even for none, so 0 when it may take none at all.
+ */
 static inline size_t wild_literals(const struct seq_output *o, const uint8_t *lp)
 {
 	size_t left = (size_t)(o->lit_end - lp), readable = (size_t)(o->lit_readable_end - lp);
 	if (readable < LZ_COPY_OVERRUN)
 		return 0;
-	return left < readable - LZ_COPY_OVERRUN ? left : readable - LZ_COPY_OVERRUN;
+	return (left < readable - LZ_COPY_OVERRUN ? left : readable - LZ_COPY_OVERRUN) + 1;
 }
 
 /* A sequence near an end of either buffer, or a bad one: checked, then exact copies. */
@@ -180,7 +183,7 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 		size_t reach = (size_t)(op - frame_base) + literals;
 		if (reach > window)
 			reach = window;
-		int fast = (literals <= lit_fast) & (offset - 1 < reach) &
+		int fast = (literals < lit_fast) & (offset - 1 < reach) &
 			   (room >= literals + match + LZ_COPY_OVERRUN);
 		if (__builtin_expect(fast, 1)) {
 			wild_copy(op, lp, literals);

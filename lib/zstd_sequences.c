@@ -15,6 +15,7 @@
 #define LONGEST_NUMBERS_SEQ  0xFF
 #define LONGEST_NUMBERS_BASE 0x7F00
 #define MODES_RESERVED	     3
+#define SEQUENCES_OVERREAD   "zstd: sequences read past their bitstream"
 
 /* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
 static inline size_t read_extra(struct bits *b, unsigned n)
@@ -196,8 +197,14 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 		}
 		o->op = op;
 		o->lp = lp;
-		if ((rc = execute_careful(ws, o, literals, match, offset)))
+		if ((rc = execute_careful(ws, o, literals, match, offset))) {
+			/* A sequence decoded from bits before the stream's start is garbage: that,
+			 * not what the garbage asked for, is what is wrong with the block. */
+			bits_refill(&b);
+			if (bits_overflowed(&b))
+				rc = zstd_refuse(ws, SEQUENCES_OVERREAD, KS_EFORMAT);
 			break;
+		}
 		op = o->op;
 		lp = o->lp;
 		lit_fast = wild_literals(o, lp);
@@ -257,8 +264,7 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 		}
 		bits_refill(&d.bits);
 		if (bits_overflowed(&d.bits))
-			return zstd_refuse(ws, "zstd: sequences read past their bitstream",
-					   KS_EFORMAT);
+			return zstd_refuse(ws, SEQUENCES_OVERREAD, KS_EFORMAT);
 		if (!bits_finished(&d.bits))
 			return zstd_refuse(ws, "zstd: sequences bitstream not consumed exactly",
 					   KS_EFORMAT);

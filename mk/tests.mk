@@ -155,8 +155,8 @@ FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
-FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c
-FUZZ_SRCS_image := lib/image.c lib/crc32.c
+FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c

@@ -36,14 +36,3 @@ module survives the move	-m 128M -I '$MODULE' -e 'module 0 at .* intact' $img
 payload byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED
 relocation table byte flipped is refused	-H -t 6 -e 'image rejected: checksum mismatch' $TABLE_FLIPPED
 CASES
-# Compressed images (kslide-pack --compress): decoded into the slot by the stub; the smallest
-# and the largest machine, each alignment, nokaslr and the relocation selftest, per codec.
-for c in zstd lz4; do
-	cat <<CASES
-$c: cpu=486 mem=32M	-c 486 -m 32M -e ^kernel:.self-check.passed $B/i386/kernel-$c.img
-$c: cpu=max mem=3G	-c max -m 3G -e ^kernel:.self-check.passed $B/i386/kernel-$c.img
-$c: 4 KiB alignment, 1G	-c qemu32 -m 1G -e align=0x1000. -e ^kernel:.self-check.passed $B/i386/kernel-4k-$c.img
-$c: nokaslr keeps the link address	-m 1G -A nokaslr -e phys=0x1000000. -e ^kernel:.self-check.passed $B/i386/kernel-$c.img
-$c: selftest=reloc	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $B/i386/kernel-$c.img
-CASES
-done

@@ -22,17 +22,21 @@
 #
 # bash, not sh: x86-64 addresses exceed 2^63, which dash clamps and bash wraps; every
 # comparison below is of a difference, which wrapping keeps right.
-# usage: leak.sh [-a i386|x86_64] [-k KERNEL] [-S CPUS] BUILD_DIR [BOOTS_PER_CPU_MODEL]
+# usage: leak.sh [-a i386|x86_64] [-k KERNEL] [-S CPUS] [-c CODEC] BUILD_DIR [BOOTS_PER_CPU_MODEL]
 #   -k KERNEL  which build of the arch: BUILD_DIR/ARCH/KERNEL.elf and its images KERNEL.img
 #              and KERNEL-4k.img (default kernel; x86-64 also has kernel-pie)
 #   -S CPUS    the machine's CPUs (default 4); BOOTS_PER_CPU_MODEL of at least CPUS runs
 #              processes on each of them
+#   -c CODEC   boot the compressed copies KERNEL-CODEC.img and KERNEL-4k-CODEC.img (zstd,
+#              lz4; mk/compress.mk) instead: the same kernel, decoded by the stub
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 arch=i386 kernel=kernel smp=4
 [ "${1:-}" = -a ] && { arch=$2; shift 2; }
 [ "${1:-}" = -k ] && { kernel=$2; shift 2; }
 [ "${1:-}" = -S ] && { smp=$2; shift 2; }
+codec=""
+[ "${1:-}" = -c ] && { codec=-$2; shift 2; }
 B=$1
 boots=${2:-4}
 elf=$B/$arch/$kernel.elf
@@ -113,14 +117,14 @@ normalize() {
 }
 
 # One boot per CPU at 4 KiB alignment: a missing image is a failure, not a quiet skip.
-img4k=$B/$arch/$kernel-4k.img
+img4k=$B/$arch/$kernel-4k$codec.img
 [ -f "$img4k" ] && result OK "$img4k is there for the 4 KiB boots" ||
 	result FAIL "$img4k is missing: the first boot per CPU is at 2 MiB instead (make check builds it)"
 
 # boot CPU INDEX RING3: one boot into $work/CPU.INDEX.log, every process on CPU RING3; prints
 # "virt phys vslide pslide".
 boot() {
-	local log=$work/$1.$2.log img=$B/$arch/$kernel.img
+	local log=$work/$1.$2.log img=$B/$arch/$kernel$codec.img
 	[ "$2" = 0 ] && [ -f "$img4k" ] && img=$img4k
 	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m "$mem" -S "$smp" -t 60 \
 		-A "selftest=leak ring3_cpu=$3" -l "$log" \

@@ -41,13 +41,3 @@ payload byte flipped is refused	$a -H -t 6 -e 'image rejected: checksum mismatch
 relocation table byte flipped is refused	$a -H -t 6 -e 'image rejected: checksum mismatch' $TABLE_FLIPPED64
 a CPU without long mode gets a message	$a -c qemu32 -H -t 6 -e no.long.mode $img
 CASES
-# Compressed images (kslide-pack --compress), both layouts, above 4 GiB and the relocation
-# selftest, per codec.
-for c in zstd lz4; do
-	cat <<CASES
-$c: kernel model, cpu=max mem=1G	$a -c max -m 1G $pass -e base=0xffffffff $B/x86_64/kernel-$c.img
-$c: PIE, cpu=qemu64 mem=6G	$a -c qemu64 -m 6G $pass -e base=0xffff[89a-f] $B/x86_64/kernel-pie-$c.img
-$c: kernel above 4 GiB	$a -m 6G $pass -e 'phys=0x1[0-9a-f]{8} ' $B/x86_64/kernel-high-$c.img
-$c: selftest=reloc, PIE	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $B/x86_64/kernel-pie-$c.img
-CASES
-done

@@ -4,7 +4,12 @@
  * Each input is compressed once with the library (zstd -19, LZ4 HC level 12 with linked
  * 4 MiB blocks), both decoders decode it, and the outputs must match the input. The runs of
  * the two decoders alternate, so that both see the same machine.
+ *
+ * With -r, each FILE is a compressed kslide image, and what is timed is the stub's way of
+ * relocating it (boot/stub.c): the payload decoded with a reloc_stream patching each block
+ * the decoder reports final (lib/decompress.h), against decoding it whole, then reloc_apply.
  * usage: decode-bench [-n RUNS] FILE...
+ *        decode-bench -r [-n RUNS] IMAGE...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +20,9 @@
 #include <lz4hc.h>
 #include <zstd.h>
 
+#include "include/kslide/image.h"
 #include "lib/lz4.h"
+#include "lib/reloc.h"
 #include "lib/zstd.h"
 
 #define DEFAULT_RUNS	 10
@@ -144,16 +151,110 @@ static int bench_file(const char *path, int runs)
 	return failed;
 }
 
+/* The image's codec as a decoder of lib/; dst must fill exactly. */
+static int decode_with(uint32_t codec, unsigned char *dst, size_t size, const unsigned char *src,
+		       size_t len, const struct decode_progress *progress)
+{
+	size_t got = 0;
+	int rc = codec == KSLIDE_CODEC_ZSTD
+			 ? zstd_decompress(workspace, sizeof(workspace), dst, size, src, len, &got,
+					   progress, NULL)
+			 : lz4_decompress(dst, size, src, len, &got, progress, NULL);
+	return rc == 0 && got == size ? 0 : -1;
+}
+
+static int patch_final(void *stream, size_t final)
+{
+	return reloc_stream_patch(stream, final);
+}
+
+#define BENCH_SLIDE 0x1000000 /* 16 MiB: every kind of field takes it */
+
+/* One image: decode + reloc_apply against decode with the stream, best of runs each. */
+static int bench_relocation(const char *path, int runs)
+{
+	size_t len;
+	unsigned char *img = read_file(path, &len), *table = NULL, *a = NULL, *b = NULL;
+	struct kslide_image_header h;
+	size_t at = 0; /* the header lies on an 8-byte boundary (tools/pack/image_writer.c) */
+	while (img && at + sizeof(h) <= len &&
+	       memcmp(img + at, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES) != 0)
+		at += 8;
+	int failed = 1;
+	if (!img || at + sizeof(h) > len)
+		goto out;
+	memcpy(&h, img + at, sizeof(h));
+	if (h.version != KSLIDE_IMAGE_VERSION || h.payload_codec == KSLIDE_CODEC_NONE ||
+	    h.payload_offset + h.payload_stored_size > len || h.relocs_offset + h.relocs_stored_size > len)
+		goto out;
+	table = malloc(h.relocs_size + 1);
+	a = malloc(h.payload_mem_size);
+	b = malloc(h.payload_mem_size);
+	if (!table || !a || !b)
+		goto out;
+	if (h.relocs_stored_size == h.relocs_size)
+		memcpy(table, img + h.relocs_offset, h.relocs_size);
+	else if (decode_with(h.payload_codec, table, h.relocs_size, img + h.relocs_offset,
+			     h.relocs_stored_size, NULL))
+		goto out;
+	const unsigned char *payload = img + h.payload_offset;
+	size_t file = h.payload_file_size, mem = h.payload_mem_size;
+	double best[2] = {1e30, 1e30};
+	for (int i = 0; i < runs; i++) {
+		double t0 = now();
+		int rc = decode_with(h.payload_codec, a, file, payload, h.payload_stored_size, NULL);
+		memset(a + file, 0, mem - file);
+		rc |= reloc_apply(a, mem, table, h.relocs_size, BENCH_SLIDE);
+		double t1 = now();
+		struct reloc_stream stream;
+		reloc_stream_init(&stream, b, mem, table, h.relocs_size, BENCH_SLIDE);
+		struct decode_progress progress = {patch_final, &stream};
+		rc |= decode_with(h.payload_codec, b, file, payload, h.payload_stored_size, &progress);
+		memset(b + file, 0, mem - file);
+		rc |= reloc_stream_patch(&stream, mem);
+		double t2 = now();
+		if (rc || memcmp(a, b, mem))
+			goto out;
+		best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];
+		best[1] = t2 - t1 < best[1] ? t2 - t1 : best[1];
+	}
+	printf("relocate(%s): codec=%s kernel=%zu bytes table=%llu bytes decode+reloc_apply=%.2f ms "
+	       "streamed=%.2f ms ratio=%.3f\n",
+	       path, h.payload_codec == KSLIDE_CODEC_ZSTD ? "zstd" : "lz4", mem,
+	       (unsigned long long)h.relocs_size, best[0] * 1e3, best[1] * 1e3, best[1] / best[0]);
+	failed = 0;
+out:
+	if (failed)
+		fprintf(stderr, "decode-bench: %s: not a compressed kslide image of format %u, or it "
+				"failed to decode or relocate\n",
+			path, (unsigned)KSLIDE_IMAGE_VERSION);
+	free(img);
+	free(table);
+	free(a);
+	free(b);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
-	int runs = DEFAULT_RUNS, first = 1, failed = 0;
-	if (argc > 2 && strcmp(argv[1], "-n") == 0) {
-		runs = atoi(argv[2]);
-		first = 3;
+	int runs = DEFAULT_RUNS, first = 1, failed = 0, relocate = 0;
+	if (argc > first && strcmp(argv[first], "-r") == 0) {
+		relocate = 1;
+		first++;
+	}
+	if (argc > first + 1 && strcmp(argv[first], "-n") == 0) {
+		runs = atoi(argv[first + 1]);
+		first += 2;
 	}
 	if (first >= argc || runs < 1) {
-		fprintf(stderr, "usage: decode-bench [-n RUNS] FILE...\n");
+		fprintf(stderr, "usage: decode-bench [-n RUNS] FILE...\n"
+				"       decode-bench -r [-n RUNS] IMAGE...\n");
 		return 2;
+	}
+	if (relocate) {
+		for (int i = first; i < argc; i++)
+			failed |= bench_relocation(argv[i], runs);
+		return failed;
 	}
 	printf("%-38s %9s %9s %8s %8s %5s %9s %8s %8s %5s\n", "input", "bytes", "zstd-19",
 	       "libzstd", "lib/", "ratio", "lz4-hc12", "liblz4", "lib/", "ratio");

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Image size: what packing adds to a kernel. For each kernel ELF, packs it and prints the
-# relocation count, the table's bytes per relocation, and the packed image against the ELF's
-# loadable bytes (the sum of its PT_LOAD file sizes, what a plain loader would copy).
+# Image size: what packing adds to a kernel. For each kernel ELF, packs it uncompressed and
+# prints the relocation count, the table's bytes per relocation, and the packed image against
+# the ELF's loadable bytes (the sum of its PT_LOAD file sizes, what a plain loader would copy).
+# Compressed sizes: docs/results.md, section 4b.
 # usage: image-size.sh KSLIDE_PACK KERNEL_ELF...
 set -u
 pack=$1
@@ -9,7 +10,7 @@ shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-size.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 for elf in "$@"; do
-	stats=$("$pack" --stats -o "$work/image" "$elf") || exit 1
+	stats=$("$pack" --stats --compress none -o "$work/image" "$elf") || exit 1
 	relocs=$(echo "$stats" | sed -n 's/^relocations: \([0-9]*\)$/\1/p')
 	table=$(echo "$stats" | sed -n 's/^table bytes: \([0-9]*\) .*/\1/p')
 	loadable=0

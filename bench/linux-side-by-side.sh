@@ -43,7 +43,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-side-by-side.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
-cmdline="console=ttyS0 quiet panic=-1" # mk/linux.mk's LINUX_CMDLINE
+cmdline=$(cat "$here/../tests/linux/cmdline") # the Linux tests' command line, on both sides
 failed=0
 fail() { echo "side-by-side: FAILED: $*" >&2; failed=1; }
 
@@ -97,10 +97,10 @@ for flavour in "$@"; do
 
 	echo "-- spread: $boots boots each"
 	nice "$stat" --linux --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
-		--initrd "$initrd" --bases-out "$work/$flavour-linux.lines" "$bz" >"$work/own.json" ||
+		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-linux.lines" "$bz" >"$work/own.json" ||
 		fail "kslide-stat --linux $bz"
 	nice "$stat" --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
-		--initrd "$initrd" --bases-out "$work/$flavour-kslide.lines" \
+		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-kslide.lines" \
 		"$work/$flavour-zstd.img" >"$work/kslide.json" || fail "kslide-stat $flavour-zstd.img"
 	[ -n "$keep" ] && mkdir -p "$keep" && cp "$work/$flavour-"*.lines "$keep/"
 

@@ -182,12 +182,12 @@ int main(int argc, char **argv)
 		if (rc == KS_OK && run == 0 && check_result(src, dst, fixups, &o))
 			return 1;
 		t[3] = now_ns();
-		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, table, table_size, DELTA);
+		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, table, table_size, DELTA, NULL);
 		t[4] = now_ns();
 		if (rc == KS_OK && run == o.runs - 1 && check_result(src, dst, fixups, &o))
 			return 1;
 		t[4] = now_ns();
-		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, NULL, 0, DELTA);
+		rc |= reloc_move(dst, src, o.image_bytes, o.image_bytes, NULL, 0, DELTA, NULL);
 		t[5] = now_ns();
 		if (rc != KS_OK) {
 			fprintf(stderr, "reloc-bench: the table was refused: %s\n", ks_strerror(rc));

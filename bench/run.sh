@@ -51,6 +51,21 @@ for f in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/qemu-system-x86_64; do
 done
 run "$B/bench/decode-bench" -n 10 "$B/i386/kernel.elf" "$B/x86_64/kernel.elf" $large
 
+echo "== 5b. relocation while decoding: the stub's stream against decode, then reloc_apply"
+# The bench kernels, and Debian's when scripts/fetch-linux.sh has put them in the build.
+images="$B/bench/i386/kernel-32m-zstd.img $B/bench/i386/kernel-32m-lz4.img"
+packed=$(mktemp -d "${TMPDIR:-/tmp}/kslide-bench.XXXXXX") || exit 1
+trap 'rm -rf "$packed"' EXIT
+for k in 686 cloud-amd64; do
+	[ -f "$B/linux/$k/vmlinuz" ] || continue
+	for codec in zstd lz4; do
+		"$B/bin/kslide-pack" --compress $codec -o "$packed/$k-$codec.img" \
+			"$B/linux/$k/vmlinuz" 2>/dev/null && images="$images $packed/$k-$codec.img"
+	done
+done
+# shellcheck disable=SC2086 # a list of paths without spaces
+run "$B/bench/decode-bench" -r -n 10 $images
+
 [ "$failed" -eq 0 ] && echo "bench: done" && exit 0
 echo "bench: some measurements failed" >&2
 exit 1

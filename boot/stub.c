@@ -43,6 +43,7 @@
 #include "lib/slots.h"
 #include "lib/string.h"
 #include "lib/uniform.h"
+#include "lib/word_sums.h"
 #include "lib/zstd.h"
 
 #define ENTROPY_OPTION "kslide.entropy" /* restrict sources, e.g. kslide.entropy=rdtsc,pit */
@@ -327,46 +328,94 @@ static int lend_memory(uint64_t size, uint64_t *addr)
 	return rc == KS_OK ? bootenv_avoid(&env, *addr, size) : rc;
 }
 
+static const struct kernel_handoff *reject_image(const char *why);
+
+/* Decode one frame of the image's codec into dst, which it must fill exactly. */
+static int decode(void *workspace, uint8_t *dst, size_t size, const uint8_t *src, size_t len,
+		  const struct decode_progress *progress, const char **why)
+{
+	size_t got = 0;
+	int rc = KS_EFORMAT;
+	*why = "unknown codec";
+	if (image_header.payload_codec == KSLIDE_CODEC_ZSTD)
+		rc = zstd_decompress(workspace, ZSTD_WORKSPACE_SIZE, dst, size, src, len, &got,
+				     progress, why);
+	else if (image_header.payload_codec == KSLIDE_CODEC_LZ4)
+		rc = lz4_decompress(dst, size, src, len, &got, progress, why);
+	if (rc == KS_OK && got != size) {
+		rc = KS_EFORMAT;
+		*why = "it decodes to fewer bytes than the header says";
+	}
+	return rc;
+}
+
+/* The decoders' progress hook: relocate what they will not read again, while in cache. */
+static int relocate_final(void *stream, size_t final)
+{
+	return reloc_stream_patch(stream, final);
+}
+
 /*
- * A compressed payload (docs/format.md): decoded straight into the slot, no second copy; its
- * bss cleared; then the fixups applied, with reloc_apply's check-everything-first. The zstd
- * workspace is lent memory outside the slot and the image, a fixed ZSTD_WORKSPACE_SIZE; the
- * decoders refuse a window they cannot hold (lib/zstd.h) and a frame that does not decode to
- * exactly payload_file_size bytes fails its content checksum or the size check below.
+ * A compressed payload (docs/format.md): its relocation table decoded first, into lent memory;
+ * then the payload decoded straight into the slot, no second copy, and each block relocated
+ * as soon as the decoder will not read it again (lib/decompress.h; for LZ4 a block behind,
+ * for zstd, whose window is the whole kernel, at the frame's end); then its bss cleared and
+ * the fields there patched. The stored bytes were summed before anything moved
+ * (check_image), and decoding is deterministic, so a decode error here means a packer or
+ * decoder fault, not a damaged file. The zstd workspace is lent memory too, a fixed
+ * ZSTD_WORKSPACE_SIZE; the decoders refuse a window they cannot hold (lib/zstd.h).
  */
 static int decode_and_relocate(const struct kslide_bootinfo *bi)
 {
 	const struct kslide_image_header *h = &image_header;
 	uint8_t *dst = (uint8_t *)(uintptr_t)bi->phys_base;
-	const uint8_t *src = _image_start + h->payload_offset;
-	size_t want = (size_t)h->payload_file_size, got = 0;
-	const char *why = "unknown payload codec";
-	int rc = KS_EFORMAT;
-	if (h->payload_codec == KSLIDE_CODEC_ZSTD) {
-		uint64_t workspace;
-		rc = lend_memory(ZSTD_WORKSPACE_SIZE, &workspace);
+	const uint8_t *payload = _image_start + h->payload_offset;
+	const uint8_t *table = _image_start + h->relocs_offset;
+	size_t size = (size_t)h->payload_file_size, stored = (size_t)h->payload_stored_size;
+	void *workspace = NULL;
+	uint64_t lent;
+	const char *why;
+	int rc = KS_OK;
+	if (h->payload_codec == KSLIDE_CODEC_ZSTD &&
+	    (rc = lend_memory(ZSTD_WORKSPACE_SIZE, &lent)) == KS_OK)
+		workspace = (void *)(uintptr_t)lent;
+	if (rc == KS_OK && h->relocs_stored_size != h->relocs_size &&
+	    (rc = lend_memory(h->relocs_size, &lent)) == KS_OK) {
+		rc = decode(workspace, (uint8_t *)(uintptr_t)lent, (size_t)h->relocs_size, table,
+			    (size_t)h->relocs_stored_size, NULL, &why);
 		if (rc != KS_OK) {
-			error("no memory for the decoder's workspace", ks_strerror(rc));
+			error("cannot decompress the relocation table", why);
 			return rc;
 		}
-		rc = zstd_decompress((void *)(uintptr_t)workspace, ZSTD_WORKSPACE_SIZE, dst, want, src,
-				     (size_t)h->payload_stored_size, &got, NULL, &why);
-	} else if (h->payload_codec == KSLIDE_CODEC_LZ4) {
-		rc = lz4_decompress(dst, want, src, (size_t)h->payload_stored_size, &got, NULL, &why);
-	}
-	if (rc == KS_OK && got != want) {
-		rc = KS_EFORMAT;
-		why = "the payload decodes to fewer bytes than the header says";
+		table = (const uint8_t *)(uintptr_t)lent;
 	}
 	if (rc != KS_OK) {
-		error("cannot decompress the kernel", why);
+		error("no memory for the decoder", ks_strerror(rc));
 		return rc;
 	}
-	memset(dst + want, 0, (size_t)(h->payload_mem_size - want));
-	rc = reloc_apply(dst, h->payload_mem_size, _image_start + h->relocs_offset, h->relocs_size,
-			 (int64_t)kslide_virt_slide(bi));
-	if (rc != KS_OK)
+	int64_t slide = (int64_t)kslide_virt_slide(bi);
+	struct reloc_stream stream;
+	reloc_stream_init(&stream, dst, h->payload_mem_size, table, h->relocs_size, slide);
+	struct decode_progress progress = { relocate_final, &stream };
+	rc = decode(workspace, dst, size, payload, stored, &progress, &why);
+	if (rc == KS_OK) {
+		memset(dst + size, 0, (size_t)(h->payload_mem_size - size));
+		rc = reloc_stream_patch(&stream, h->payload_mem_size);
+	}
+	if (rc == KS_EORDER && stream.status == KS_EORDER) {
+		/* Groups out of image order: decode again, which undoes the fields patched so far,
+		 * then the general two-pass path. */
+		rc = decode(workspace, dst, size, payload, stored, NULL, &why);
+		if (rc == KS_OK) {
+			memset(dst + size, 0, (size_t)(h->payload_mem_size - size));
+			rc = reloc_apply(dst, h->payload_mem_size, table, h->relocs_size, slide);
+			stream.status = rc;
+		}
+	}
+	if (rc != KS_OK && stream.status == rc)
 		error("relocation table rejected", ks_strerror(rc));
+	else if (rc != KS_OK)
+		error("cannot decompress the kernel", why);
 	return rc;
 }
 
@@ -392,10 +441,15 @@ static int move_and_relocate(struct kslide_bootinfo *bi, struct kernel_mapping *
 	bi->handoff_end = mapping->tables_end;
 	if (h->payload_codec != KSLIDE_CODEC_NONE)
 		return decode_and_relocate(bi);
-	/* One pass: each block is patched while the copy still has it in cache. */
+	/* One pass: each block is summed as it is copied and patched while still in cache. */
+	struct word_sums sums = { 0, 0 };
 	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, _image_start + h->payload_offset,
 			h->payload_file_size, h->payload_mem_size, _image_start + h->relocs_offset,
-			h->relocs_size, (int64_t)kslide_virt_slide(bi));
+			h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums);
+	if (!image_payload_sums_match(h, &sums)) {
+		reject_image(IMAGE_CORRUPT);
+		return KS_EFORMAT;
+	}
 	if (rc != KS_OK)
 		error("relocation table rejected", ks_strerror(rc));
 	return rc;
@@ -561,6 +615,14 @@ static const struct kernel_handoff *check_image(const struct boot_loader *loader
 	}
 	if (image_verify(_image_start, loader->loaded_size(), &image_header, &why) != KS_OK)
 		return reject_image(why);
+	/* A compressed payload is summed now, before the decoder reads it; an uncompressed one
+	 * while it is copied (move_and_relocate). */
+	if (image_header.payload_codec != KSLIDE_CODEC_NONE) {
+		struct word_sums sums;
+		image_payload_sums(_image_start, &image_header, &sums);
+		if (!image_payload_sums_match(&image_header, &sums))
+			return reject_image(IMAGE_CORRUPT);
+	}
 	if (image_header.arch != STUB_ARCH)
 		return reject_image("built for another architecture than this stub");
 	const struct kernel_handoff *handoff = kernel_handoff_for(image_header.handoff);

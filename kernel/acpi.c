@@ -3,6 +3,7 @@
 
 #include "kernel/acpi.h"
 #include "kernel/memory.h"
+#include "kernel/phys_map.h"
 #include "lib/string.h"
 
 /* Where the RSDP may be (ACPI 6.5, 5.2.5.1): the first KiB of the EBDA, whose real-mode
@@ -44,6 +45,8 @@ struct __attribute__((packed)) sdt_header {
 	uint32_t oem_revision, creator_id, creator_revision;
 };
 
+_Static_assert(sizeof(struct sdt_header) == ACPI_HEADER_BYTES, "ACPI table header");
+
 static bool sums_to_zero(const void *p, size_t len)
 {
 	const uint8_t *b = p;
@@ -74,16 +77,17 @@ static const struct rsdp *rsdp_find(void)
 	return r ? r : rsdp_in(BIOS_ROM_START, BIOS_ROM_END);
 }
 
+/* The header first, to learn the length, then the whole table. */
 static const struct sdt_header *table_at(uint64_t phys)
 {
-	if (!phys || phys >= DIRECT_MAP_SPAN)
+	const struct sdt_header *h = phys ? phys_map(phys, sizeof(*h)) : NULL;
+	if (!h || h->length < sizeof(*h) || !(h = phys_map(phys, h->length)))
 		return NULL;
-	const struct sdt_header *h = phys_to_virt(phys);
-	return h->length >= sizeof(*h) && sums_to_zero(h, h->length) ? h : NULL;
+	return sums_to_zero(h, h->length) ? h : NULL;
 }
 
-/* The MADT's physical address through the XSDT (8-byte entries) or else the RSDT (4-byte). */
-static uint64_t madt_find(const struct rsdp *r)
+/* A table's physical address through the XSDT (8-byte entries) or else the RSDT (4-byte). */
+static uint64_t table_find(const struct rsdp *r, const char *signature)
 {
 	bool wide = r->revision >= 2 && r->xsdt;
 	const struct sdt_header *root = table_at(wide ? r->xsdt : r->rsdt);
@@ -95,7 +99,7 @@ static uint64_t madt_find(const struct rsdp *r)
 		uint64_t phys = 0;
 		memcpy(&phys, entries + off, size);
 		const struct sdt_header *h = table_at(phys);
-		if (h && memcmp(h->signature, MADT_SIGNATURE, 4) == 0)
+		if (h && memcmp(h->signature, signature, 4) == 0)
 			return phys;
 	}
 	return 0;
@@ -117,9 +121,9 @@ bool acpi_find_cpus(struct acpi_cpus *out)
 	if (!r)
 		return false;
 	out->rsdp = direct_virt_to_phys(r);
-	if (!(out->madt = madt_find(r)))
+	if (!(out->madt = table_find(r, MADT_SIGNATURE)))
 		return false;
-	const uint8_t *madt = phys_to_virt(out->madt);
+	const uint8_t *madt = (const uint8_t *)table_at(out->madt);
 	uint32_t length = ((const struct sdt_header *)madt)->length;
 	memcpy(&out->lapic_phys, madt + sizeof(struct sdt_header), sizeof(out->lapic_phys));
 	/* Each entry: type, length, then its fields (ACPI 6.5, tables 5.44 and 5.60). */
@@ -139,4 +143,15 @@ bool acpi_find_cpus(struct acpi_cpus *out)
 		off += len;
 	}
 	return true;
+}
+
+uint64_t acpi_table_find(const char *signature)
+{
+	const struct rsdp *r = rsdp_find();
+	return r ? table_find(r, signature) : 0;
+}
+
+const void *acpi_table_checked(uint64_t phys)
+{
+	return table_at(phys);
 }

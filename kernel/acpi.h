@@ -22,8 +22,17 @@ struct acpi_cpus {
 	uint32_t apic_id[ACPI_CPU_MAX]; /* in MADT order; the boot CPU is among them */
 };
 
-/* Reads the tables (through the direct map) into *out; false when there is no valid RSDP or
- * no valid MADT. */
+/* Reads the tables into *out; false when there is no valid RSDP or no valid MADT. Tables are
+ * reached through kernel/phys_map.h, wherever in the first 4 GiB (i386) the firmware put them. */
 bool acpi_find_cpus(struct acpi_cpus *out);
+
+/* The physical address of the first table with this 4-byte signature the root table lists,
+ * checksum valid; 0 when there is none (kernel/acpi_sleep.c looks for the FADT). */
+uint64_t acpi_table_find(const char *signature);
+/* The table at phys, mapped for as long as the kernel runs (kernel/phys_map.h), when its
+ * header and checksum are valid; NULL otherwise (for tables the root does not list, such as
+ * the DSDT). */
+const void *acpi_table_checked(uint64_t phys);
+#define ACPI_HEADER_BYTES 36
 
 #endif

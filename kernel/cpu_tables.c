@@ -31,6 +31,15 @@ _Static_assert(sizeof(struct cpu_tables) <= PAGE_SIZE, "descriptor tables exceed
 #define ENTRY_STACK_SLICE (PAGE_SIZE / CPU_MAX)
 _Static_assert(ENTRY_STACK_SLICE >= 8 * ENTRY_STACK_FRAME_BYTES, "entry stack slice too small");
 
+/* kernel/<arch>/vectors.S reaches these by offset. */
+_Static_assert(offsetof(struct entry_percpu, kernel_entry) == PERCPU_KERNEL_ENTRY, "percpu");
+_Static_assert(offsetof(struct entry_percpu, kernel_stack_top) == PERCPU_KERNEL_STACK, "percpu");
+_Static_assert(offsetof(struct entry_percpu, entry_stack_top) == PERCPU_ENTRY_STACK, "percpu");
+_Static_assert(offsetof(struct entry_percpu, exit_stub) == PERCPU_EXIT_STUB, "percpu");
+_Static_assert(offsetof(struct entry_percpu, user_entry_sp) == PERCPU_USER_ENTRY_SP, "percpu");
+_Static_assert(offsetof(struct entry_percpu, kernel_saved_sp) == PERCPU_KERNEL_SAVED_SP,
+	       "percpu");
+
 struct cpu_tables *cpu_tables;
 static uint8_t trap_stack[TRAP_STACK_BYTES] __attribute__((aligned(16)));
 static uint8_t ap_trap_stack[CPU_AP_MAX][TRAP_STACK_BYTES] __attribute__((aligned(16)));
@@ -42,7 +51,22 @@ __attribute__((visibility("hidden"))) void kernel_entry(void);
 
 uintptr_t trap_stack_top(void)
 {
-	return (uintptr_t)(trap_stack + sizeof(trap_stack));
+	return cpu_entry_register_read()->kernel_stack_top;
+}
+
+struct entry_percpu *cpu_entry_percpu(unsigned cpu)
+{
+	return cpu == 0 ? &entry_percpu : &ap_percpu[cpu - 1];
+}
+
+uintptr_t cpu_entry_stack_top(unsigned cpu)
+{
+	return entry_area_stack_top() - cpu * ENTRY_STACK_SLICE;
+}
+
+uintptr_t cpu_gdt_alias_of(unsigned cpu)
+{
+	return cpu == 0 ? cpu_gdt_alias() : cpu_ap_gdt_alias(cpu - 1);
 }
 
 static uintptr_t alias_of(const void *in_tables)
@@ -80,9 +104,9 @@ static void build_idt(struct cpu_tables *t)
 
 /*
  * What a CPU does to take the tables, once they are built: every way a CPU comes into the
- * kernel (the boot CPU's, and each application processor's start, kernel/smp.c) goes through
- * here; true when it set CR4.UMIP, so none keeps the reset LDT or the
- * loader's tables.
+ * kernel (the boot CPU's start and its wake from S3, kernel/suspend.c, and each application
+ * processor's start, kernel/smp.c) goes through here; true when it set CR4.UMIP, so none
+ * keeps the reset LDT or the loader's (or the trampoline's) tables.
  */
 static bool cpu_load(uint64_t *gdt_original, const struct entry_percpu *percpu)
 {
@@ -110,7 +134,7 @@ static bool cpu_load(uint64_t *gdt_original, const struct entry_percpu *percpu)
 void cpu_ap_load(unsigned ap)
 {
 	struct cpu_gdt_tss *own = &cpu_tables->ap[ap];
-	uintptr_t entry_stack_top = entry_area_stack_top() - (ap + 1) * ENTRY_STACK_SLICE;
+	uintptr_t entry_stack_top = cpu_entry_stack_top(1 + ap);
 	cpu_tables_build_gdt_tss(own->gdt, &own->tss, alias_of(&own->tss), entry_stack_top);
 	ap_percpu[ap] = (struct entry_percpu){
 		.kernel_entry = (uintptr_t)kernel_entry,
@@ -121,6 +145,16 @@ void cpu_ap_load(unsigned ap)
 	cpu_load(own->gdt, &ap_percpu[ap]);
 }
 
+/* The boot CPU's GDT and TSS, built (again), and taken. The TSS descriptor is written afresh
+ * each time, as an available TSS: cpu_load cleared it after the last LTR, and LTR faults on a
+ * descriptor marked busy. */
+static void boot_cpu_load(void)
+{
+	cpu_tables_build_gdt_tss(cpu_tables->gdt, &cpu_tables->tss, cpu_tss_alias(),
+				 entry_area_stack_top());
+	umip_enabled = cpu_load(cpu_tables->gdt, &entry_percpu);
+}
+
 void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 {
 	if (frames_init(bi) != KS_OK)
@@ -128,14 +162,18 @@ void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti)
 	entry_area_init(bi, pti);
 	cpu_tables = entry_area_page(ENTRY_PAGE_TABLES);
 	build_idt(cpu_tables);
-	cpu_tables_build_gdt_tss(cpu_tables->gdt, &cpu_tables->tss, cpu_tss_alias(),
-				 entry_area_stack_top());
 	entry_percpu = (struct entry_percpu){ .kernel_entry = (uintptr_t)kernel_entry,
-					      .kernel_stack_top = trap_stack_top(),
+					      .kernel_stack_top =
+						      (uintptr_t)(trap_stack + sizeof(trap_stack)),
 					      .entry_stack_top = entry_area_stack_top(),
 					      .exit_stub = entry_area_exit() };
-	umip_enabled = cpu_load(cpu_tables->gdt, &entry_percpu);
+	boot_cpu_load();
 	space_init();
+}
+
+void cpu_boot_resume(void)
+{
+	boot_cpu_load();
 }
 
 bool arch_umip_enabled(void)

@@ -30,7 +30,19 @@ uintptr_t cpu_tss_alias(void);
 void cpu_ap_load(unsigned ap);
 uintptr_t cpu_ap_gdt_alias(unsigned ap);
 
-/* The kernel stack a trap from ring 3 is moved to (kernel/<arch>/vectors.S). */
+/* The boot CPU woken from S3 (kernel/suspend.c), on the kernel's root with its control
+ * registers back: it takes its GDT, TSS and the IDT again through the aliases, as at boot,
+ * with CR4.UMIP when it has UMIP. */
+void cpu_boot_resume(void);
+
+/* CPUs by number: 0 is the boot CPU, 1 + ap application processor ap. Each has its own
+ * entry_percpu (what its stubs and traps use) and its own slice of the entry stack page, whose
+ * top its TSS names. */
+struct entry_percpu *cpu_entry_percpu(unsigned cpu);
+uintptr_t cpu_entry_stack_top(unsigned cpu);
+uintptr_t cpu_gdt_alias_of(unsigned cpu); /* what SGDT shows on it */
+
+/* The kernel stack a trap from ring 3 is moved to on this CPU (kernel/<arch>/vectors.S). */
 uintptr_t trap_stack_top(void);
 
 /* What each arch provides to kernel/cpu_tables.c. */
@@ -42,8 +54,10 @@ void cpu_tables_build_gdt_tss(uint64_t *gdt, cpu_tss_t *tss, uintptr_t tss_alias
 			      uintptr_t stack_top);
 void cpu_load_segments(void); /* CS, then the data segments, from the GDT just loaded */
 void cpu_tss_descriptor_clear(uint64_t *gdt);
-/* Put the one value the stubs need into the register they read it from (x86-64: the GS
- * base; i386: DR0), never into memory the entry area leads to. */
+/* Put the one value the stubs need, the CPU's entry_percpu, into the register they read it
+ * from (x86-64: the GS base; i386: DR0), never into memory the entry area leads to; and read
+ * it back, in the kernel. */
 void cpu_entry_register_init(const struct entry_percpu *percpu);
+struct entry_percpu *cpu_entry_register_read(void);
 
 #endif

@@ -11,7 +11,8 @@
  * of page 2, the GDT holds flat segments only (the TSS descriptor is cleared once LTR has
  * loaded it), and the stack only ever holds the frame of the last trap from ring 3. Its frames
  * come from kernel/frames.h, outside the image. The stubs reach the kernel through a value
- * only a register holds (x86-64: the GS base, in an MSR while ring 3 runs; i386: DR0) and,
+ * only a register holds (the CPU's struct entry_percpu: x86-64 in the GS base, in an MSR while
+ * ring 3 runs; i386 in DR0) and,
  * with page-table isolation, switch CR3 between a user space's two roots: the kernel's
  * (everything) and ring 3's (the user window and this area), one page apart.
  *
@@ -31,7 +32,7 @@
 /* A user space's ring-3 root is its kernel root plus one page: the stubs flip this CR3 bit. */
 #define PTI_USER_ROOT_BIT PAGE_SIZE
 
-/* struct entry_percpu, as the asm reaches it: x86-64 at %gs:offset, i386 at its symbol. */
+/* struct entry_percpu, as the asm reaches it: x86-64 at %gs:offset, i386 at offset(DR0). */
 #ifdef __x86_64__
 #define ENTRY_WORD 8
 #else
@@ -42,6 +43,7 @@
 #define PERCPU_ENTRY_STACK (2 * ENTRY_WORD)
 #define PERCPU_EXIT_STUB (3 * ENTRY_WORD)
 #define PERCPU_USER_ENTRY_SP (4 * ENTRY_WORD)
+#define PERCPU_KERNEL_SAVED_SP (5 * ENTRY_WORD)
 /* What a trap from ring 3 leaves on the entry stack by the time kernel_entry runs: the CPU's
  * five words, the stub's error code and vector, and on i386 the stub's saved EAX. */
 #ifdef __x86_64__
@@ -57,13 +59,15 @@
 #include "include/kslide/bootinfo.h"
 
 /* What the entry code needs of the kernel, kept in the image and reached only through a
- * register (kernel/<arch>/vectors.S). One per CPU; there is one CPU. */
+ * register (kernel/<arch>/vectors.S). One per CPU: the boot CPU's here, each AP's in
+ * kernel/cpu_tables.c (cpu_entry_percpu). */
 struct entry_percpu {
 	uintptr_t kernel_entry;     /* kernel_entry in kernel/<arch>/vectors.S */
 	uintptr_t kernel_stack_top; /* where a trap from ring 3 is copied to */
-	uintptr_t entry_stack_top;  /* the entry stack, in the entry area */
+	uintptr_t entry_stack_top;  /* this CPU's slice of the entry stack, in the entry area */
 	uintptr_t exit_stub;        /* the way back to ring 3, in the entry area */
 	uintptr_t user_entry_sp;    /* where the last trap from ring 3 found its frame */
+	uintptr_t kernel_saved_sp;  /* user_enter's stack, for arch_user_exit */
 };
 extern struct entry_percpu entry_percpu;
 

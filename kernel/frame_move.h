@@ -46,12 +46,14 @@
  * The end of every trap, with the CPU's frame on top of the stack: back to ring 0 by IRET
  * here, or to ring 3 through the entry area: the frame moves below the entry stack's top
  * (held in \entry_stack) and the exit stub (its address in \exit_stub) returns from there.
+ * \percpu_to_ax, when given, runs once AX and CX are saved, for an \entry_stack that needs AX.
  */
-.macro RETURN_FROM_TRAP entry_stack, exit_stub
+.macro RETURN_FROM_TRAP entry_stack, exit_stub, percpu_to_ax
 	testb $3, WORD(SP) /* CS, after the IP */
 	jz 1f
 	push AX
 	push CX
+	\percpu_to_ax
 	MOVE_FRAME IRET_FRAME_WORDS, \entry_stack
 	jmp *\exit_stub
 1:	IRET

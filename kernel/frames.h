@@ -18,9 +18,13 @@
 
 #include "include/kslide/bootinfo.h"
 
-/* 64 KiB: as Linux's default reserve_low, leave the real-mode interrupt table, the BIOS data
- * area and what firmware likes to scribble on below it alone. */
-#define FRAMES_MIN 0x10000
+/* 256 KiB. Linux's default reserve_low (64 KiB) leaves the real-mode interrupt table, the BIOS
+ * data area and what firmware likes to scribble on below it alone; SeaBIOS goes further when
+ * it wakes the machine from S3 (kernel/suspend.h), with the OS's memory live: it writes its
+ * AP start-up jump at 0x10000 and its SMM relocation code and state at [0x38000, 0x40000),
+ * and puts back what was there, not always in time (selftest=suspend saw a gate of the IDT
+ * at 0x10000 lose its low half). The run starts above all of it. */
+#define FRAMES_MIN 0x40000
 #define FRAMES_PAGES 64
 
 /* KS_OK, or KS_ENOENT when no such run exists (then the kernel cannot isolate ring 3). */

@@ -6,8 +6,8 @@
  *
  * closure: ring 0 stands in for an arbitrary read. It starts from everything an unprivileged
  * process can know without the base: every page of the entry window, what SIDT, SGDT, SLDT
- * and STR return (ring 0 sees the same registers ring 3 would), the entries of the kernel's
- * half of a running process's ring-3 page tables, and the result of every system call
+ * and STR return on the CPU the process runs on (ring 0 sees the same registers ring 3
+ * would), the entries of the kernel's half of a running process's ring-3 page tables, and the result of every system call
  * (kernel/user/leak.c shows from ring 3 that no other register changes). It reads every
  * 4-byte-aligned word there (8 bytes wide on x86-64), follows each value that is a mapped
  * kernel address to the page behind it, to a fixed point, and fails on any value in the
@@ -147,6 +147,14 @@ static void closure_observe(void *ctx, unsigned nr, long result)
 		c->root_walked = true;
 		walk_tree(space_user_root(space_running()), WALK_KERNEL_HALF_FIRST, WALK_ENTRIES,
 			  root_entry, c);
+		/* The registers of the CPU ring 3 runs on (ring 0 sees what ring 3 would). */
+		struct desc_ptr idt, gdt;
+		sidt(&idt);
+		sgdt(&gdt);
+		note_value(c, idt.base, "SIDT", 0);
+		note_value(c, gdt.base, "SGDT", 0);
+		note_value(c, sldt(), "SLDT", 0);
+		note_value(c, str(), "STR", 0);
 	}
 }
 
@@ -170,13 +178,6 @@ bool leak_closure(const struct kslide_bootinfo *bi)
 	for (uintptr_t va = ENTRY_WINDOW_START; va < ENTRY_WINDOW_END; va += PAGE_SIZE)
 		if (walk_rights(va, DIRECT_MAP))
 			add_frame(&c, walk_virt_to_phys(va, DIRECT_MAP));
-	struct desc_ptr idt, gdt;
-	sidt(&idt);
-	sgdt(&gdt);
-	note_value(&c, idt.base, "SIDT", 0);
-	note_value(&c, gdt.base, "SGDT", 0);
-	note_value(&c, sldt(), "SLDT", 0);
-	note_value(&c, str(), "STR", 0);
 	for (unsigned i = 0; i < c.frame_count; i++) /* the list grows as it is read */
 		read_frame(&c, c.frames[i]);
 

@@ -17,6 +17,7 @@
 #include "kernel/memory.h"
 #include "kernel/proc.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
 #include "kernel/space.h"
 #include "kernel/trap.h"
 #include "kernel/user/leak.h"
@@ -102,7 +103,8 @@ static bool gates_lead_to_entry_stubs(const struct kslide_bootinfo *bi)
 }
 
 /* TR holds the TSS (its descriptor is gone from the GDT), its only stack is the entry
- * stack, and a trap from ring 3 really arrives there. */
+ * stack, and a trap from ring 3 really arrives there: on the slice of the CPU processes run
+ * on (ring3_cpu=, kernel/selftest.c), and on no other CPU's. */
 static bool tss_names_entry_stack(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
@@ -113,13 +115,20 @@ static bool tss_names_entry_stack(const struct kslide_bootinfo *bi)
 	if (cpu_tss_ring0_stack(cpu_tables) != entry_area_stack_top())
 		return check_fail("TSS ring-0 stack", cpu_tss_ring0_stack(cpu_tables),
 				  entry_area_stack_top());
-	entry_percpu.user_entry_sp = 0;
+	unsigned pinned = proc_pinned_cpu(), cpus = 1 + smp_state()->aps_wanted;
+	for (unsigned cpu = 0; cpu < cpus; cpu++)
+		cpu_entry_percpu(cpu)->user_entry_sp = 0;
 	if (proc_run(&user_program_leak, 0, LEAK_NOP, 0) != 0)
 		return check_fail("a process ran", 0, 1);
-	uintptr_t want = entry_area_stack_top() - ENTRY_STACK_FRAME_BYTES;
-	if (entry_percpu.user_entry_sp != want)
-		return check_fail("a trap from ring 3 lands on the entry stack",
-				  entry_percpu.user_entry_sp, want);
+	for (unsigned cpu = 0; cpu < cpus; cpu++) {
+		uintptr_t got = cpu_entry_percpu(cpu)->user_entry_sp;
+		uintptr_t want =
+			cpu == pinned ? cpu_entry_stack_top(cpu) - ENTRY_STACK_FRAME_BYTES : 0;
+		if (got != want && cpu == pinned)
+			return check_fail("a trap from ring 3 lands on the entry stack", got, want);
+		if (got != want)
+			return check_fail("no trap from ring 3 lands on another CPU's", got, want);
+	}
 	return true;
 }
 

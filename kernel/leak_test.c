@@ -17,6 +17,7 @@
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
 #include "kernel/sysctl.h"
 #include "kernel/syslog.h"
 #include "kernel/user/leak.h"
@@ -208,6 +209,14 @@ static bool arch_cases(const struct kslide_bootinfo *bi)
 	return ok;
 }
 
+/* The unprivileged set on each CPU in turn, against the boot CPU (kernel/smp_view.c); at
+ * one CPU, the boot CPU's own expectations. */
+static bool every_cpu_same_view(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	return smp_view_every_cpu();
+}
+
 static const struct selftest_case leak_cases[] = {
 	{ "arch: descriptor aliases, UMIP, user page tables", arch_cases },
 	{ "%p hashes with a boot key", pointer_hash },
@@ -226,6 +235,7 @@ static const struct selftest_case leak_cases[] = {
 	{ "closure: nothing ring 3 can know leads to the image or a slide", leak_closure },
 	{ "user page-table audit: a running process maps nothing of the image or the direct map",
 	  leak_user_table_audit },
+	{ "every CPU: ring 3 sees the aliases and the boot CPU's view", every_cpu_same_view },
 };
 
 const struct selftest_suite selftest_leak = SELFTEST_SUITE_BY_NAME("leak", leak_cases);
@@ -259,17 +269,11 @@ static const struct selftest_case oops_limit_cases[] = {
  * getpid round trips, whose instructions QEMU counts. */
 #define BENCH_CALLS_KEY "syscall_bench.calls"
 #define BENCH_CALLS_DEFAULT 1000
-#define BENCH_CALLS_DIGITS 12
 
 static unsigned long bench_calls(const struct kslide_bootinfo *bi)
 {
-	const char *cmdline = bi->cmdline ? phys_to_virt(bi->cmdline) : "";
-	char value[BENCH_CALLS_DIGITS];
-	if (cmdline_get(cmdline, strlen(cmdline), BENCH_CALLS_KEY, value, sizeof(value)) != KS_OK)
-		return BENCH_CALLS_DEFAULT;
-	unsigned long n = 0;
-	for (const char *p = value; *p >= '0' && *p <= '9'; p++)
-		n = n * 10 + (unsigned long)(*p - '0');
+	unsigned long n = BENCH_CALLS_DEFAULT;
+	selftest_number(bi, BENCH_CALLS_KEY, &n);
 	return n;
 }
 

@@ -12,6 +12,7 @@
 #include "kernel/entry_area.h"
 #include "kernel/kptr.h"
 #include "kernel/memory.h"
+#include "kernel/phys_map.h"
 #include "kernel/qemu_exit.h"
 #include "kernel/report.h"
 #include "kernel/selftest.h"
@@ -60,6 +61,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	kptr_init(bi);
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
 	bool pti = !cmdline_has_flag(cmdline, strlen(cmdline), NOPTI_FLAG);
+	phys_map_init();
 	arch_cpu_init(bi, pti);
 	smp_init(bi);
 	kprintf("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",

@@ -1,32 +1,111 @@
-/* Processes: create an address space, enter ring 3, collect the status. */
+/* Processes: create an address space, enter ring 3 on the chosen CPU, collect the status. */
 #include <stddef.h>
 
+#include "arch/x86/serial.h"
 #include "kernel/arch.h"
 #include "kernel/oops.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
+#include "kernel/smp.h"
 
 struct proc {
 	unsigned pid;
 	const char *name;
 	struct cred cred;
+	struct proc_output *out;
 };
 
+/* What one run needs, handed to the CPU that runs it. */
+struct run {
+	const struct user_program *prog;
+	uint32_t caps;
+	uintptr_t a0, a1;
+	struct proc_output *out;
+	int status;
+};
+
+/* One process in the machine at a time (kernel/smp_call.c), so these need no lock. */
 static struct proc *current;
 static unsigned next_pid = 1;
+static unsigned pinned_cpu;
+
+static void run_here(void *arg)
+{
+	struct run *r = arg;
+	size_t len = (size_t)(r->prog->end - r->prog->start);
+	struct arch_space *space = arch_space_create(r->prog->start, len);
+	if (!space)
+		return;
+	struct proc p = { .pid = next_pid++,
+			  .name = r->prog->name,
+			  .cred = { .caps = r->caps },
+			  .out = r->out };
+	current = &p;
+	r->status = arch_user_run(space, r->a0, r->a1);
+	current = NULL;
+	arch_space_destroy(space);
+}
+
+static int run_on(bool here, unsigned cpu, const struct user_program *prog, uint32_t caps,
+		  uintptr_t a0, uintptr_t a1, struct proc_output *out)
+{
+	struct run r = { .prog = prog, .caps = caps, .a0 = a0, .a1 = a1, .out = out, .status = -1 };
+	if (out)
+		out->len = 0, out->overflowed = false;
+	if (here || cpu == 0)
+		run_here(&r);
+	else if (!smp_call(cpu - 1, run_here, &r))
+		return -1;
+	return r.status;
+}
+
+int proc_run_on(unsigned cpu, const struct user_program *prog, uint32_t caps, uintptr_t a0,
+		uintptr_t a1, struct proc_output *out)
+{
+	return run_on(false, cpu, prog, caps, a0, a1, out);
+}
+
+int proc_run_here(const struct user_program *prog, uint32_t caps, uintptr_t a0, uintptr_t a1,
+		  struct proc_output *out)
+{
+	return run_on(true, 0, prog, caps, a0, a1, out);
+}
 
 int proc_run(const struct user_program *prog, uint32_t caps, uintptr_t a0, uintptr_t a1)
 {
-	size_t len = (size_t)(prog->end - prog->start);
-	struct arch_space *space = arch_space_create(prog->start, len);
-	if (!space)
-		return -1;
-	struct proc p = { .pid = next_pid++, .name = prog->name, .cred = { .caps = caps } };
-	current = &p;
-	int status = arch_user_run(space, a0, a1);
-	current = NULL;
-	arch_space_destroy(space);
-	return status;
+	return proc_run_on(pinned_cpu, prog, caps, a0, a1, NULL);
+}
+
+bool proc_pin(unsigned cpu)
+{
+	const struct smp_state *s = smp_state();
+	if (cpu > 0 && (cpu > s->aps_wanted || !s->ap[cpu - 1].started))
+		return false;
+	pinned_cpu = cpu;
+	return true;
+}
+
+unsigned proc_pinned_cpu(void)
+{
+	return pinned_cpu;
+}
+
+unsigned proc_last_pid(void)
+{
+	return next_pid - 1;
+}
+
+void proc_write(const char *p, size_t len)
+{
+	struct proc_output *out = current ? current->out : NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (!out)
+			serial_putc(0, p[i]);
+		else if (out->len < out->cap)
+			out->buf[out->len++] = p[i];
+		else
+			out->overflowed = true;
+	}
 }
 
 const struct cred *proc_current_cred(void)

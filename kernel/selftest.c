@@ -2,9 +2,19 @@
 #include <stddef.h>
 
 #include "kernel/console.h"
+#include "kernel/cpu_tables.h"
+#include "kernel/memory.h"
+#include "kernel/proc.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
+#include "lib/cmdline.h"
+#include "lib/errors.h"
+#include "lib/string.h"
 
 int strcmp(const char *a, const char *b);
+
+#define RING3_CPU_KEY "ring3_cpu"
+#define NUMBER_DIGITS_MAX 12
 
 static const struct selftest_suite *const suites[] = {
 	&selftest_reloc,
@@ -18,6 +28,7 @@ static const struct selftest_suite *const suites[] = {
 	&selftest_syscall_bench,
 	&selftest_smp,
 	&selftest_hotplug,
+	&selftest_suspend,
 };
 
 #define SUITE_COUNT (sizeof(suites) / sizeof(suites[0]))
@@ -26,6 +37,37 @@ bool check_fail(const char *what, unsigned long long got, unsigned long long wan
 {
 	kprintf("# %s: got 0x%llx, want 0x%llx\n", what, got, want);
 	return false;
+}
+
+bool selftest_number(const struct kslide_bootinfo *bi, const char *key, unsigned long *value)
+{
+	const char *cmdline = bi->cmdline ? phys_to_virt(bi->cmdline) : "";
+	char digits[NUMBER_DIGITS_MAX];
+	if (cmdline_get(cmdline, strlen(cmdline), key, digits, sizeof(digits)) != KS_OK)
+		return false;
+	unsigned long n = 0;
+	for (const char *p = digits; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (unsigned long)(*p - '0');
+	*value = n;
+	return true;
+}
+
+/* ring3_cpu=N: every process of the run on CPU N, which the console names with what only that
+ * CPU could say of itself (the APIC ID it read at its start) and what SGDT shows on it. */
+static bool pin_processes(const struct kslide_bootinfo *bi)
+{
+	unsigned long cpu;
+	if (!selftest_number(bi, RING3_CPU_KEY, &cpu))
+		return true;
+	if (cpu > CPU_MAX || !proc_pin((unsigned)cpu)) {
+		kprintf("selftest: " RING3_CPU_KEY "=%lu: no such CPU online\n", cpu);
+		return false;
+	}
+	const struct smp_state *s = smp_state();
+	uint32_t apic_id = cpu ? s->ap[cpu - 1].apic_id : s->boot_apic_id;
+	kprintf("selftest: ring 3 on cpu %lu, APIC ID %u, gdt=0x%llx\n", cpu, (unsigned)apic_id,
+		(unsigned long long)cpu_gdt_alias_of((unsigned)cpu));
+	return true;
 }
 
 static bool chosen(const struct selftest_suite *suite, const char *name)
@@ -45,8 +87,9 @@ static unsigned count_cases(const char *name)
 unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi)
 {
 	unsigned total = count_cases(name), passed = 0, number = 0;
-	if (total == 0) {
+	if (total == 0)
 		kprintf("kslide-selftest: no suite named '%s'\n", name);
+	if (total == 0 || !pin_processes(bi)) {
 		kprintf("kslide-selftest: 0 passed, 1 failed\n");
 		return 1;
 	}

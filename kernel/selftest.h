@@ -37,17 +37,26 @@ extern const struct selftest_suite selftest_oops_limit;
 extern const struct selftest_suite selftest_syscall_bench;
 extern const struct selftest_suite selftest_smp;     /* kernel/smp_test.c */
 extern const struct selftest_suite selftest_hotplug; /* kernel/smp_test.c */
+extern const struct selftest_suite selftest_suspend; /* kernel/suspend_test.c */
 
 /* The CPU's checks of selftest=leak (kernel/leak_cpu.c): descriptor-table aliases, UMIP,
  * user page tables; leak_test.c reports them as one case. */
 extern const struct selftest_case leak_cpu_cases[];
 extern const unsigned leak_cpu_case_count;
 
+/* kernel/smp_test.c: what AP ap reported from ring 0 after its last start is only aliases
+ * (SIDT, SGDT, STR, SLDT, its TSS descriptor cleared, CR4.UMIP as CPUID says). */
+bool ap_on_the_aliases(unsigned ap);
+
 /* Report a failed expectation with context; returns false for "return check_fail(...)". */
 bool check_fail(const char *what, unsigned long long got, unsigned long long want);
 
-/* Run the named suite, or every default suite when name is NULL. Returns the number of failures
- * (1 for an unknown name). */
+/* The decimal number of a key=N word on the command line, in *value; false when absent. */
+bool selftest_number(const struct kslide_bootinfo *bi, const char *key, unsigned long *value);
+
+/* Run the named suite, or every default suite when name is NULL, its ring-3 processes on the
+ * CPU ring3_cpu=N names (kernel/proc.h; the boot CPU by default). Returns the number of
+ * failures (1 for an unknown name or a CPU that is not online). */
 unsigned selftest_run(const char *name, const struct kslide_bootinfo *bi);
 
 #endif

@@ -14,16 +14,6 @@
 #include "arch/x86/arch_ops.h"
 #include "lib/string.h"
 
-_Static_assert(offsetof(struct trampoline_data, far32_offset) == TD_FAR32, "TD_FAR32");
-_Static_assert(offsetof(struct trampoline_data, far64_offset) == TD_FAR64, "TD_FAR64");
-_Static_assert(offsetof(struct trampoline_data, cr3) == TD_CR3, "TD_CR3");
-_Static_assert(offsetof(struct trampoline_data, efer) == TD_EFER, "TD_EFER");
-_Static_assert(offsetof(struct trampoline_data, entry) == TD_ENTRY, "TD_ENTRY");
-_Static_assert(offsetof(struct trampoline_data, stack) == TD_STACK, "TD_STACK");
-_Static_assert(offsetof(struct trampoline_data, cpu) == TD_CPU, "TD_CPU");
-_Static_assert(offsetof(struct trampoline_data, gdt) == TD_GDT, "TD_GDT");
-_Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
-
 /* Local APIC registers, as 32-bit word indexes (SDM Vol. 3A, table 10-1). */
 #define LAPIC_ID (0x20 / 4)
 #define LAPIC_SVR (0xf0 / 4)
@@ -33,26 +23,29 @@ _Static_assert(sizeof(struct trampoline_data) == TD_BYTES, "TD_BYTES");
 #define LAPIC_SVR_ENABLE 0x100
 #define LAPIC_SPURIOUS_VECTOR 0xff
 #define ICR_INIT 0x00000500
+#define ICR_NMI 0x00000400
 #define ICR_STARTUP 0x00000600
 #define ICR_LEVEL_ASSERT 0x00004000
 #define ICR_DELIVERY_PENDING 0x00001000
 /* SDM Vol. 3A, 8.4.4.1: 10 ms after INIT, 200 us between the start-up IPIs. */
 #define INIT_DELAY_US 10000
 #define SIPI_DELAY_US 200
-#define AP_WAIT_US 1000000
+/* How long an AP may take to check in: about 10 s at 2 GHz, in TSC cycles, as Linux waits
+ * (do_boot_cpu). Under TCG the AP is a host thread that a loaded host may not run for a
+ * while. */
+#define AP_WAIT_CYCLES 20000000000ull
 /* Each write to the POST port takes about a microsecond on ISA timing: a delay loop that
  * needs no calibrated timer (under TCG it is faster, which only shortens the waits). */
 #define IO_DELAY_PORT 0x80
-/* A start-up IPI names the trampoline by its 4 KiB page number, below 1 MiB. */
-#define TRAMPOLINE_MIN 0x1000
-#define TRAMPOLINE_MAX 0x100000
+/* A start-up IPI names the trampoline by its 4 KiB page number. */
 #define SIPI_PAGE_SHIFT 12
 #define AP_STACK_BYTES 8192
 
 static struct smp_state state;
+static uintptr_t boot_cr0;
 static volatile uint32_t *lapic;
 static uint8_t ap_stack[CPU_AP_MAX][AP_STACK_BYTES] __attribute__((aligned(16)));
-static volatile unsigned ap_checked_in;
+static unsigned ap_checked_in;
 static uint32_t ap_apic_id[CPU_AP_MAX];
 
 static void delay_us(unsigned us)
@@ -75,6 +68,8 @@ void smp_ap_main(unsigned ap);
 void smp_ap_main(unsigned ap)
 {
 	arch_ap_enter();
+	/* INIT left CD and NW set (SDM Vol. 3A, table 9-1): caches as the boot CPU has them. */
+	write_cr0(boot_cr0);
 	cpu_ap_load(ap);
 	struct smp_ap_view *v = &state.ap[ap];
 	struct desc_ptr idt, gdt;
@@ -91,26 +86,11 @@ void smp_ap_main(unsigned ap)
 				   .ldt = sldt(),
 				   .tr = str(),
 				   .has_umip = f.umip,
-				   .umip_on = (read_cr4() & CR4_UMIP) != 0 };
+				   .umip_on = (read_cr4() & CR4_UMIP) != 0,
+				   .cr0 = read_cr0() };
 	__atomic_store_n(&ap_checked_in, ap + 1, __ATOMIC_RELEASE);
-	/* Until the next INIT: no interrupt reaches it (IF is clear), NMI aside. */
-	halt_forever();
-}
-
-static void trampoline_fill(struct trampoline_data *d, uint32_t phys, uint32_t root)
-{
-	d->gdt[TRAMPOLINE_CS32 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xc);
-	d->gdt[TRAMPOLINE_DS / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_DATA, 0xc);
-	d->gdt[TRAMPOLINE_CS64 / 8] = segment(0, SEG_LIMIT_4G, SEG_KERNEL_CODE, 0xa);
-	d->gdt_limit = sizeof(d->gdt) - 1;
-	d->gdt_base = phys + (uint32_t)(trampoline_data - trampoline_start) + TD_GDT;
-	d->far32_offset = phys + (uint32_t)(trampoline_pm32 - trampoline_start);
-	d->far32_selector = TRAMPOLINE_CS32;
-	d->far64_offset = phys + (uint32_t)(trampoline_lm64 - trampoline_start);
-	d->far64_selector = TRAMPOLINE_CS64;
-	d->cr3 = root;
-	d->efer = arch_trampoline_efer();
-	d->entry = (uintptr_t)smp_ap_main;
+	/* Until the next INIT: no interrupt reaches it (IF is clear); the NMIs of smp_call do. */
+	smp_ap_wait_for_work(ap);
 }
 
 /* INIT, then two start-up IPIs (SDM Vol. 3A, 8.4.4.1), and wait for the AP to check in. */
@@ -128,12 +108,7 @@ static bool start_ap(struct trampoline_data *d, unsigned ap, uint32_t apic_id)
 		ipi(apic_id, ICR_STARTUP | page);
 		delay_us(SIPI_DELAY_US);
 	}
-	for (unsigned waited = 0; waited < AP_WAIT_US; waited++) {
-		if (__atomic_load_n(&ap_checked_in, __ATOMIC_ACQUIRE) == ap + 1)
-			return true;
-		delay_us(1);
-	}
-	return false;
+	return smp_wait_for(&ap_checked_in, ap + 1, AP_WAIT_CYCLES);
 }
 
 void smp_init(const struct kslide_bootinfo *bi)
@@ -143,9 +118,10 @@ void smp_init(const struct kslide_bootinfo *bi)
 		return;
 	lapic = arch_lapic_map(state.cpus.lapic_phys);
 	state.boot_apic_id = lapic[LAPIC_ID] >> LAPIC_ID_SHIFT;
+	state.boot_cr0 = boot_cr0 = read_cr0();
 	lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
 
-	state.trampoline_pages = 1 + arch_trampoline_root_pages();
+	state.trampoline_pages = trampoline_pages();
 	state.trampoline_phys =
 		frames_low_free(bi, TRAMPOLINE_MIN, TRAMPOLINE_MAX, state.trampoline_pages);
 	if (!state.trampoline_phys) {
@@ -176,15 +152,11 @@ bool smp_cpu_online(unsigned ap)
 {
 	if (ap >= state.aps_wanted || !state.trampoline_phys)
 		return false;
-	uint8_t *page = phys_to_virt(state.trampoline_phys);
-	memcpy(page, trampoline_start, (size_t)(trampoline_end - trampoline_start));
+	smp_call_forget(ap);
 	struct trampoline_data *d =
-		(struct trampoline_data *)(page + (trampoline_data - trampoline_start));
-	uint32_t root = arch_trampoline_root(state.trampoline_phys + PAGE_SIZE);
-	trampoline_fill(d, (uint32_t)state.trampoline_phys, root);
+		trampoline_place(state.trampoline_phys, (uintptr_t)smp_ap_main);
 	bool ok = start_ap(d, ap, ap_apic_id[ap]);
-	arch_trampoline_root_drop();
-	memset(page, 0, (size_t)state.trampoline_pages * PAGE_SIZE);
+	trampoline_remove(state.trampoline_phys);
 	return ok;
 }
 
@@ -196,6 +168,12 @@ void smp_cpu_offline(unsigned ap)
 		return;
 	ipi(ap_apic_id[ap], ICR_INIT | ICR_LEVEL_ASSERT);
 	state.ap[ap].started = false;
+}
+
+void smp_boot_cpu_resume(void)
+{
+	if (lapic)
+		lapic[LAPIC_SVR] = LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR;
 }
 
 const struct smp_state *smp_state(void)
@@ -212,4 +190,29 @@ bool smp_trampoline_wiped(void)
 		if (p[i])
 			return false;
 	return true;
+}
+
+void smp_nmi(uint32_t apic_id)
+{
+	ipi(apic_id, ICR_NMI | ICR_LEVEL_ASSERT);
+}
+
+uint32_t smp_ap_apic_id(unsigned ap)
+{
+	return ap_apic_id[ap];
+}
+
+/*
+ * Neither the port writes of delay_us nor PAUSE: under QEMU each of them takes the global lock
+ * that a halted or newly started vCPU needs to run at all, and a million in a row starve the
+ * very AP being waited for. The TSC bounds the wait instead.
+ */
+bool smp_wait_for(const unsigned *word, unsigned value, uint64_t cycles)
+{
+	for (uint64_t start = rdtsc(); rdtsc() - start < cycles;) {
+		if (__atomic_load_n(word, __ATOMIC_ACQUIRE) == value)
+			return true;
+		smp_spin();
+	}
+	return __atomic_load_n(word, __ATOMIC_ACQUIRE) == value;
 }

@@ -3,8 +3,9 @@
  * start-up IPIs through the xAPIC (Intel SDM Vol. 3A, 8.4.4) to a trampoline below 1 MiB
  * (kernel/trampoline.h), one AP at a time. Each AP takes its own GDT and TSS and the shared
  * IDT, all through the entry area's read-only alias, by the boot CPU's cpu_load()
- * (kernel/cpu_tables.c), reports what SIDT, SGDT, SLDT and STR show it, and parks (interrupts
- * off, HLT) until it is taken offline (INIT) or the machine ends. The trampoline is wiped once every AP has started.
+ * (kernel/cpu_tables.c), reports what SIDT, SGDT, SLDT and STR show it, and waits for work
+ * (interrupts off, HLT; kernel/smp_call.c) until it is taken offline (INIT) or the machine
+ * ends. The trampoline is wiped once every AP has started.
  */
 #ifndef KSLIDE_KERNEL_SMP_H
 #define KSLIDE_KERNEL_SMP_H
@@ -14,6 +15,7 @@
 
 #include "include/kslide/bootinfo.h"
 #include "kernel/acpi.h"
+#include "kernel/smp_limits.h"
 
 /* What an AP saw once it had taken its tables, in ring 0. */
 struct smp_ap_view {
@@ -22,12 +24,14 @@ struct smp_ap_view {
 	uintptr_t idt_base, gdt_base;
 	uint16_t idt_limit, gdt_limit, ldt, tr;
 	bool has_umip, umip_on;
+	uintptr_t cr0;
 };
 
 struct smp_state {
 	bool acpi_ok;
 	struct acpi_cpus cpus;
 	uint32_t boot_apic_id;
+	uintptr_t boot_cr0;
 	unsigned aps_wanted, aps_started;
 	uint64_t trampoline_phys; /* 0 when no AP was started */
 	unsigned trampoline_pages;
@@ -43,8 +47,41 @@ const struct smp_state *smp_state(void);
  * boot; true when it checked in. */
 void smp_cpu_offline(unsigned ap);
 bool smp_cpu_online(unsigned ap);
+/* After a wake from S3 (kernel/suspend.c), before any AP starts again: the boot CPU's local
+ * APIC enabled once more (the reset disabled it), as smp_init left it. */
+void smp_boot_cpu_resume(void);
 /* True when every trampoline page is zero again. */
 bool smp_trampoline_wiped(void);
+/* An NMI to the CPU with this local APIC ID: how smp_call wakes a halted CPU. */
+void smp_nmi(uint32_t apic_id);
+uint32_t smp_ap_apic_id(unsigned ap);
+/* One turn of a loop waiting for another CPU. Not PAUSE: under QEMU's TCG each PAUSE leaves
+ * the translated code and takes the global lock that the awaited vCPU needs to wake or to do
+ * I/O, and a CPU spinning on it makes the other's every step wait. */
+static inline void smp_spin(void)
+{
+	__asm__ volatile("" : : : "memory");
+}
+
+/* Waits until *word holds value (true), or about cycles TSC cycles passed (false). */
+bool smp_wait_for(const unsigned *word, unsigned value, uint64_t cycles);
+
+/* kernel/smp_call.c: run fn(arg) on AP ap, in ring 0 on its own stack, and wait (halted)
+ * until it has returned; false when the AP is not online or does not answer. Only the boot
+ * CPU calls it. */
+bool smp_call(unsigned ap, void (*fn)(void *arg), void *arg);
+/* Forget any call to AP ap: it is being (re)started. */
+void smp_call_forget(unsigned ap);
+/* Where an AP goes once it has checked in: it runs what smp_call hands it, forever. */
+__attribute__((noreturn)) void smp_ap_wait_for_work(unsigned ap);
+
+/* kernel/smp_view.c: what ring 3 sees on a CPU (numbered as in kernel/cpu_tables.h) against
+ * what it sees on the boot CPU. smp_view_reference runs the leak program's unprivileged set on
+ * the boot CPU and keeps what it printed; smp_view_same_on runs it on cpu and compares;
+ * smp_view_every_cpu does both for every CPU the MADT lists. Each prints what differs. */
+bool smp_view_reference(void);
+bool smp_view_same_on(unsigned cpu);
+bool smp_view_every_cpu(void);
 
 /* kernel/<arch>/smp.c: the local APIC's registers, mapped uncached for the kernel only. */
 volatile uint32_t *arch_lapic_map(uint32_t phys);

@@ -2,8 +2,10 @@
  * selftest=smp: the CPUs ACPI lists match what the machine was given (smp_expect=N on the
  * command line, the host's -smp), every AP started, and each AP, in ring 0, sees only aliases:
  * SIDT the shared IDT's, SGDT its own GDT's, STR the TSS selector, SLDT 0, and CR4.UMIP set
- * when it has UMIP. The trampoline below 1 MiB is zero again afterwards.
- * selftest=hotplug: the same after each of many offline/online cycles of every AP.
+ * when it has UMIP; in ring 3 every CPU shows what the boot CPU shows (kernel/smp_view.c).
+ * The trampoline below 1 MiB is zero again afterwards.
+ * selftest=hotplug: the same, in ring 0 and in ring 3, after each of many offline/online
+ * cycles of every AP.
  */
 #include <stddef.h>
 
@@ -13,22 +15,14 @@
 #include "kernel/memory.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
-#include "lib/cmdline.h"
 #include "lib/string.h"
 
 #define EXPECT_KEY "smp_expect"
-#define NUMBER_MAX 12
 
 static unsigned expected_cpus(const struct kslide_bootinfo *bi)
 {
-	const char *cmdline = bi->cmdline ? phys_to_virt(bi->cmdline) : "";
-	char value[NUMBER_MAX];
-	if (cmdline_get(cmdline, strlen(cmdline), EXPECT_KEY, value, sizeof(value)) != 0)
-		return 0;
-	unsigned n = 0;
-	for (const char *c = value; *c >= '0' && *c <= '9'; c++)
-		n = n * 10 + (unsigned)(*c - '0');
-	return n;
+	unsigned long n = 0;
+	return selftest_number(bi, EXPECT_KEY, &n) ? (unsigned)n : 0;
 }
 
 static bool madt_lists_the_machines_cpus(const struct kslide_bootinfo *bi)
@@ -58,8 +52,7 @@ static bool every_ap_started(const struct kslide_bootinfo *bi)
 	return true;
 }
 
-/* What AP ap reported from ring 0 after its last start: only aliases. */
-static bool ap_on_the_aliases(unsigned ap)
+bool ap_on_the_aliases(unsigned ap)
 {
 	const struct smp_ap_view *v = &smp_state()->ap[ap];
 	bool ok = true;
@@ -77,6 +70,8 @@ static bool ap_on_the_aliases(unsigned ap)
 				cpu_tables->ap[ap].gdt[TSS_SEL / 8], 0);
 	if (v->umip_on != v->has_umip)
 		ok = check_fail("AP CR4.UMIP as CPUID says", v->umip_on, v->has_umip);
+	if (v->cr0 != smp_state()->boot_cr0)
+		ok = check_fail("AP CR0 as the boot CPU's", v->cr0, smp_state()->boot_cr0);
 	return ok;
 }
 
@@ -100,6 +95,12 @@ static bool umip_on_every_ap_that_has_it(const struct kslide_bootinfo *bi)
 	return true;
 }
 
+static bool ring3_on_every_cpu(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	return smp_view_every_cpu();
+}
+
 static bool trampoline_wiped(const struct kslide_bootinfo *bi)
 {
 	(void)bi;
@@ -112,13 +113,15 @@ static const struct selftest_case cases[] = {
 	{ "every AP started", every_ap_started },
 	{ "every AP on the aliases (SIDT, SGDT, STR, SLDT)", every_ap_on_the_aliases },
 	{ "UMIP on every AP that has it", umip_on_every_ap_that_has_it },
+	{ "ring 3 on every CPU: the aliases, the boot CPU's view", ring3_on_every_cpu },
 	{ "the trampoline wiped", trampoline_wiped },
 };
 
 const struct selftest_suite selftest_smp = SELFTEST_SUITE_BY_NAME("smp", cases);
 
 /* selftest=hotplug: each AP offline and back online HOTPLUG_CYCLES times, by the boot path,
- * on the aliases after every start. */
+ * on the aliases after every start, in ring 0 as it reports and in ring 3 as the leak
+ * program's processes run on it see them. */
 #define HOTPLUG_CYCLES 100
 
 static bool hotplug_cycles(const struct kslide_bootinfo *bi)
@@ -127,6 +130,8 @@ static bool hotplug_cycles(const struct kslide_bootinfo *bi)
 	const struct smp_state *s = smp_state();
 	if (s->aps_started == 0)
 		return check_fail("APs to take offline", 0, 1);
+	if (!smp_view_reference())
+		return check_fail("ring 3 on the boot CPU, to compare with", 0, 1);
 	for (unsigned cycle = 0; cycle < HOTPLUG_CYCLES; cycle++)
 		for (unsigned ap = 0; ap < s->aps_started; ap++) {
 			smp_cpu_offline(ap);
@@ -136,13 +141,18 @@ static bool hotplug_cycles(const struct kslide_bootinfo *bi)
 				return check_fail("AP back online in cycle", cycle, HOTPLUG_CYCLES);
 			if (!ap_on_the_aliases(ap))
 				return check_fail("AP on the aliases in cycle", cycle, HOTPLUG_CYCLES);
+			if (!smp_view_same_on(1 + ap))
+				return check_fail("ring 3 on the AP as on the boot CPU in cycle",
+						  cycle, HOTPLUG_CYCLES);
 		}
-	kprintf("# %u APs, %u offline/online cycles each\n", s->aps_started, HOTPLUG_CYCLES);
+	kprintf("# %u APs, %u offline/online cycles each, ring 3 checked after each\n",
+		s->aps_started, HOTPLUG_CYCLES);
 	return true;
 }
 
 static const struct selftest_case hotplug_cases[] = {
-	{ "every AP offline and online 100 times, on the aliases each time", hotplug_cycles },
+	{ "every AP offline and online 100 times, on the aliases each time, in ring 0 and ring 3",
+	  hotplug_cycles },
 	{ "the trampoline wiped", trampoline_wiped },
 };
 

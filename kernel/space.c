@@ -81,7 +81,7 @@ const struct arch_space *space_running(void)
 
 int arch_user_run(struct arch_space *s, uintptr_t a0, uintptr_t a1)
 {
-	/* The frame goes where kernel_entry moves a trap from ring 3. */
+	/* The frame goes where kernel_entry moves a trap from ring 3 on this CPU. */
 	struct trapframe *tf = (struct trapframe *)(trap_stack_top() - sizeof(struct trapframe));
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = USER_CS;

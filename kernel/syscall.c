@@ -5,7 +5,6 @@
  */
 #include <stddef.h>
 
-#include "arch/x86/serial.h"
 #include "kernel/arch.h"
 #include "kernel/kallsyms.h"
 #include "kernel/proc.h"
@@ -51,9 +50,7 @@ static long sys_write(uintptr_t buf, size_t len)
 		return -EINVAL;
 	if (!arch_user_range(buf, len))
 		return -EFAULT;
-	const char *p = (const char *)buf;
-	for (size_t i = 0; i < len; i++)
-		serial_putc(0, p[i]);
+	proc_write((const char *)buf, len);
 	return (long)len;
 }
 

@@ -23,6 +23,11 @@
 #define TD_GDT 56     /* the GDT: null, 32-bit code, data, 64-bit code */
 #define TD_BYTES (TD_GDT + 4 * 8)
 
+/* Where it may go: page aligned in [TRAMPOLINE_MIN, TRAMPOLINE_MAX), real mode's reach and a
+ * start-up IPI's (a page number below 256), clear of the real-mode interrupt table. */
+#define TRAMPOLINE_MIN 0x1000
+#define TRAMPOLINE_MAX 0x100000
+
 #define TRAMPOLINE_CS32 0x08
 #define TRAMPOLINE_DS 0x10
 #define TRAMPOLINE_CS64 0x18
@@ -53,6 +58,18 @@ struct __attribute__((packed)) trampoline_data {
 /* kernel/<arch>/trampoline.S; hidden, so that a PIE takes their addresses RIP-relative. */
 extern __attribute__((visibility("hidden"))) const uint8_t trampoline_start[], trampoline_end[],
 	trampoline_data[], trampoline_pm32[], trampoline_lm64[];
+
+/* kernel/trampoline.c, for every start through the trampoline (an AP's, kernel/smp.c; the boot
+ * CPU's wake from S3, kernel/suspend.c). The trampoline page and, after it, the scratch pages
+ * for the temporary root: how many, in all. */
+unsigned trampoline_pages(void);
+/* Copies the trampoline to phys (page aligned, below 1 MiB, trampoline_pages() free pages),
+ * fills in its GDT, far pointers, root (arch_trampoline_root) and EFER, and sets it to jump
+ * to entry; returns its data for the caller's stack and cpu. */
+struct trampoline_data *trampoline_place(uint64_t phys, uintptr_t entry);
+/* Drops the temporary root and zeroes every page again: nothing of the kernel (its entry, a
+ * stack, page tables) stays in low memory between starts. */
+void trampoline_remove(uint64_t phys);
 #endif
 
 #endif

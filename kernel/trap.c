@@ -1,7 +1,8 @@
 /*
  * Where every trap lands, on both arches: system calls go to syscall_dispatch, faults in ring 3
  * to proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a
- * page fault at the one store try_write32 expects may fault.
+ * page fault at the one store try_write32 expects may fault, and an NMI, which only ever
+ * wakes a CPU halted for kernel/smp_call.c and has nothing else to do.
  */
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
@@ -21,6 +22,8 @@ static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
 
 void trap(struct trapframe *tf)
 {
+	if (tf->trapno == T_NMI)
+		return;
 	bool kernel = !trapframe_from_user(tf);
 	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_write32_store) {
 		tf->ip = (uintptr_t)try_write32_fixup;

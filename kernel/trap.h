@@ -17,6 +17,7 @@
 #define FLAGS_RESERVED 0x2 /* bit 1 is always set; IF stays clear: no interrupts in ring 3 */
 
 /* Vector numbers (Intel SDM Vol. 3A, table 6-1), and the system call's (kernel/uapi.h). */
+#define T_NMI 2
 #define T_GENERAL_PROTECTION 13
 #define T_PAGE_FAULT 14
 #define T_SYSCALL 0x80

@@ -18,6 +18,8 @@ const char *ks_strerror(int status)
 		return "malformed data";
 	case KS_ENOENT:
 		return "not found";
+	case KS_EORDER:
+		return "out of order";
 	}
 	return "unknown error";
 }

@@ -10,6 +10,7 @@ enum ks_status {
 	KS_EOVERFLOW = -4, /* a result does not fit its type */
 	KS_EFORMAT = -5,   /* encoded data is malformed or truncated */
 	KS_ENOENT = -6,    /* nothing matched (no slot, no such key) */
+	KS_EORDER = -7,    /* valid, but not in the order a one-pass reader needs */
 };
 
 /* A short English description, never NULL. */

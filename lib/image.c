@@ -4,6 +4,7 @@
 #include "lib/image.h"
 #include "lib/crc32.h"
 #include "lib/errors.h"
+#include "lib/word_sums.h"
 
 _Static_assert(offsetof(struct kslide_image_header, stub_sum) == KSLIDE_HEADER_STUB_SUM,
 	       "boot/x86/self_check.h reads stub_sum at this offset");
@@ -30,14 +31,10 @@ static int inside(uint64_t offset, uint64_t size, uint64_t limit)
 
 void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *sum_of_sums)
 {
-	uint32_t a = 0, b = 0;
-	for (size_t i = 0; i + 4 <= size; i += 4) {
-		a += (uint32_t)from[i] | (uint32_t)from[i + 1] << 8 | (uint32_t)from[i + 2] << 16 |
-		     (uint32_t)from[i + 3] << 24;
-		b += a;
-	}
-	*sum = a;
-	*sum_of_sums = b;
+	struct word_sums s = { 0, 0 };
+	word_sums_add(&s, from, size);
+	*sum = s.sum;
+	*sum_of_sums = s.sum_of_sums;
 }
 
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header)
@@ -45,9 +42,21 @@ uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *
 	struct kslide_image_header copy = *header;
 	copy.checksum = 0;
 	uint32_t crc = crc32_update(0, &copy, sizeof(copy));
-	crc = crc32_update(crc, image + header->payload_offset, header->payload_stored_size);
-	crc = crc32_update(crc, image + header->relocs_offset, header->relocs_size);
+	crc = crc32_update(crc, image + header->relocs_offset, header->relocs_stored_size);
 	return crc32_update(crc, image + header->handoff_data_offset, header->handoff_data_size);
+}
+
+void image_payload_sums(const uint8_t *image, const struct kslide_image_header *header,
+			struct word_sums *sums)
+{
+	*sums = (struct word_sums){ 0, 0 };
+	word_sums_add(sums, image + header->payload_offset, header->payload_stored_size);
+}
+
+int image_payload_sums_match(const struct kslide_image_header *header,
+			     const struct word_sums *sums)
+{
+	return sums->sum == header->payload_sum && sums->sum_of_sums == header->payload_sum_of_sums;
 }
 
 static int check_layout(uint64_t available, const struct kslide_image_header *h, const char **why)
@@ -60,8 +69,12 @@ static int check_layout(uint64_t available, const struct kslide_image_header *h,
 		return fail(why, "payload codec unknown to this reader");
 	if (h->payload_codec == KSLIDE_CODEC_NONE && h->payload_stored_size != h->payload_file_size)
 		return fail(why, "uncompressed payload's stored size differs from its file size");
-	if (!inside(h->relocs_offset, h->relocs_size, h->image_file_size))
+	if (!inside(h->relocs_offset, h->relocs_stored_size, h->image_file_size))
 		return fail(why, "relocation table lies outside the image");
+	if ((h->payload_codec == KSLIDE_CODEC_NONE || h->relocs_size == 0)
+		    ? h->relocs_stored_size != h->relocs_size
+		    : h->relocs_stored_size == 0)
+		return fail(why, "relocation table's stored size does not fit its size and codec");
 	if (!inside(h->handoff_data_offset, h->handoff_data_size, h->image_file_size))
 		return fail(why, "handoff data lies outside the image");
 	if (h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0)
@@ -109,6 +122,6 @@ int image_verify(const uint8_t *image, uint64_t available, const struct kslide_i
 	if (rc == KS_OK)
 		rc = check_placement(h, why);
 	if (rc == KS_OK && image_checksum(image, h) != h->checksum)
-		return fail(why, "checksum mismatch: the image is corrupt");
+		return fail(why, IMAGE_CORRUPT);
 	return rc;
 }

@@ -6,14 +6,19 @@
 #include <stdint.h>
 
 #include "include/kslide/image.h"
+#include "lib/word_sums.h"
 
 #define IMAGE_MIN_ALIGN 0x1000u /* kernels rely on page-aligned sections */
+/* image_verify's reason for a checksum that does not match, and the stub's for payload sums. */
+#define IMAGE_CORRUPT "checksum mismatch: the image is corrupt"
 
 /*
  * 'image' points at the image's first byte and 'available' bytes of it are loaded; 'header'
  * is the copy of the header inside it. Checks magic, version, sizes and offsets against each
- * other and against 'available', alignment and bounds, then the checksum. Returns KS_OK, or
- * KS_EFORMAT with *why naming the first problem found.
+ * other and against 'available', alignment and bounds, then the checksum (the header, the
+ * relocation table and the handoff data; not the payload, whose sums the stub takes while it
+ * copies it: image_payload_sums). Returns KS_OK, or KS_EFORMAT with *why naming the first
+ * problem found.
  */
 int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *header,
 		 const char **why);
@@ -24,8 +29,17 @@ int image_verify(const uint8_t *image, uint64_t available, const struct kslide_i
  */
 void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *sum_of_sums);
 
-/* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), payload,
- * relocs and handoff data. */
+/* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), the
+ * relocation table as stored and the handoff data. */
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header);
+
+/* The word sums of the payload as stored (the header's payload_sum and payload_sum_of_sums),
+ * for a header that passed image_verify. */
+void image_payload_sums(const uint8_t *image, const struct kslide_image_header *header,
+			struct word_sums *sums);
+
+/* Whether sums are the header's payload_sum and payload_sum_of_sums. */
+int image_payload_sums_match(const struct kslide_image_header *header,
+			     const struct word_sums *sums);
 
 #endif

@@ -79,7 +79,9 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 				ip += literals + 2;
 				if (offset >= LZ_COPY_CHUNK) {
 					copy_chunk(op, op - offset);
-					copy_chunk(op + LZ_COPY_CHUNK, op + LZ_COPY_CHUNK - offset);
+					if (length > LZ_COPY_CHUNK) /* most are not */
+						copy_chunk(op + LZ_COPY_CHUNK,
+							   op + LZ_COPY_CHUNK - offset);
 				} else {
 					wild_match(op, offset, length);
 				}

@@ -2,8 +2,8 @@
  * The copies of an LZ77 decoder (literals, and back-references into the output already
  * written), shared by lib/lz4.c and the zstd sequence executor. The "wild" forms move 16
  * bytes at a time and may write up to LZ_COPY_OVERRUN bytes past the end they were given (and
- * read as far past their source): callers use them only when that much room is left in both
- * buffers, and the exact forms near the ends.
+ * read as far past their source; wild_match writes at most 15): callers use them only when
+ * that much room is left in both buffers, and the exact forms near the ends.
  */
 #ifndef KSLIDE_LIB_LZ_COPY_H
 #define KSLIDE_LIB_LZ_COPY_H
@@ -62,9 +62,20 @@ static inline void wild_match(uint8_t *op, size_t distance, size_t n)
 	}
 }
 
-/* The same, touching exactly [op, op + n). */
+/*
+ * The same, touching exactly [op, op + n): wild but for its last LZ_COPY_OVERRUN bytes, whose
+ * room a wild copy of the rest may use (it writes there what the exact tail writes again).
+ * Long matches end near the buffer's end: the last of a block that repeats one pattern is
+ * nearly the whole block (docs/results.md, the stub's boot cost).
+ */
 static inline void exact_match(uint8_t *op, size_t distance, size_t n)
 {
+	if (n > LZ_COPY_OVERRUN) {
+		size_t wild = n - LZ_COPY_OVERRUN;
+		wild_match(op, distance, wild);
+		op += wild;
+		n = LZ_COPY_OVERRUN;
+	}
 	const uint8_t *match = op - distance;
 	for (size_t i = 0; i < n; i++)
 		op[i] = match[i];

@@ -7,11 +7,13 @@
  *   PASS_BOUNDS  nothing more                          reloc_validate
  *   PASS_VALUES  check that the patched value fits     reloc_apply, first pass (writes nothing)
  *   PASS_WRITE   patch (only after a clean PASS_VALUES) reloc_apply, second pass
- *   PASS_MOVE    copy the image up to the field, check it, patch it: reloc_move (the stub)
+ *   PASS_STREAM  check each field and patch it, up to a limit, resumable: reloc_stream (the
+ *                stub, after each block it copies or decodes; reloc_move)
  *
- * The pass and the field width are constants at every call, so the core inlines into one
- * tight loop per pass and width (the stub runs it over every relocation of the kernel at every
- * boot; docs/results.md).
+ * The walk's state is a struct reloc_stream, so every pass can stop and resume; only
+ * PASS_STREAM does. The pass and the field width are constants at every call, so the core
+ * inlines into one tight loop per pass and width (the stub runs it over every relocation of
+ * the kernel at every boot; docs/results.md).
  */
 #include "lib/reloc.h"
 #include "lib/errors.h"
@@ -29,7 +31,7 @@
 #define SIGNED32_BIAS 0x80000000u
 
 /*
- * reloc_move's copy runs this far ahead of the relocation cursor, so each field is patched
+ * reloc_move copies this much before it patches the fields in it, so each field is patched
  * while its bytes are still in cache. GCC requires memcpy even of freestanding code, and the
  * stub has one (lib/string.c).
  */
@@ -112,80 +114,84 @@ static struct op32 op32_for(uint8_t kind, int64_t delta)
 	return op;
 }
 
-enum pass { PASS_BOUNDS, PASS_VALUES, PASS_WRITE, PASS_MOVE };
+enum pass { PASS_BOUNDS, PASS_VALUES, PASS_WRITE, PASS_STREAM };
 
-/* reloc_move's copy: dst[0, copied) is filled from src (zeros past file_size). */
-struct mover {
-	uint8_t *dst;
-	const uint8_t *src;
-	uint64_t file_size;
-	uint64_t size;
-	uint64_t copied;
-};
-
-struct walk {
-	struct decoder d;
-	uint8_t *image;
-	uint64_t image_size;
-	int64_t delta;
-	struct mover *move; /* PASS_MOVE only */
-	bool ordered;       /* so far every group starts after the previous one ends */
-	uint64_t prev_end;  /* one past the last field of the previous non-empty group */
+/* What a walk over the whole table learns besides its verdict (not kept under PASS_STREAM). */
+struct walk_notes {
+	bool ordered; /* every group starts past the previous group's last field */
 	struct reloc_summary summary;
 };
 
-/* Fill dst up to at least end (at most the image size), a block at a time. */
-static void copy_through(struct mover *m, uint64_t end)
+/* One field under a pass that patches or checks values: KS_OK or KS_EOVERFLOW. */
+static inline __attribute__((always_inline)) int visit_field(const struct reloc_stream *s,
+							     uint8_t *field, const unsigned width,
+							     const enum pass pass)
 {
-	while (m->copied < end) {
-		uint64_t limit = m->copied < m->file_size ? m->file_size : m->size;
-		uint64_t left = limit - m->copied;
-		size_t n = left < MOVE_BLOCK ? (size_t)left : MOVE_BLOCK;
-		if (m->copied < m->file_size)
-			__builtin_memcpy(m->dst + m->copied, m->src + m->copied, n);
-		else
-			__builtin_memset(m->dst + m->copied, 0, n);
-		m->copied += n;
+	if (width == 8) {
+		if (pass != PASS_VALUES)
+			store64(field, load64(field) + (uint64_t)s->delta); /* wraps by design */
+		return KS_OK;
 	}
+	uint32_t old = load32(field);
+	if (pass != PASS_WRITE && (uint32_t)(old + s->shift) > s->span)
+		return KS_EOVERFLOW;
+	if (pass != PASS_VALUES)
+		store32(field, old + s->add);
+	return KS_OK;
 }
 
 /*
- * The fields of one group whose kind and count are already read. Under PASS_MOVE a first field
- * below the previous group's end (groups out of image order) stops the walk before it is
- * touched, with w->ordered false; the later fields lie above the first.
+ * The fields of the group in progress, up to the first that does not lie wholly below limit
+ * (PASS_STREAM only; it is left pending, read and bounds-checked). A group's first field
+ * below the previous group's end (groups out of image order) stops PASS_STREAM with
+ * KS_EORDER before it is touched; the other passes note it and go on. The first field (any
+ * offset) and a pending one are taken before the loop, which then needs neither case: the
+ * stub's i386 code runs it for every relocation of the kernel, with few registers to spare.
  */
-static inline __attribute__((always_inline)) int walk_fields(struct walk *w, const struct op32 *op,
-							     uint64_t count, const unsigned width,
+static inline __attribute__((always_inline)) int walk_fields(struct reloc_stream *s,
+							     struct walk_notes *notes, size_t limit,
+							     const unsigned width,
 							     const enum pass pass)
 {
-	if (count == 0)
-		return KS_OK;
-	if (width > w->image_size)
-		return KS_ERANGE;
-	if (pass != PASS_BOUNDS && pass != PASS_WRITE && width == 4 && !op->possible)
-		return KS_EOVERFLOW;
-	/* Locals, not w's fields: see read_uleb128. */
-	struct decoder d = w->d;
-	uint8_t *image = w->image;
-	uint64_t room = w->image_size - width; /* how far the next field may lie past offset */
-	uint32_t shift = op->shift, span = op->span, add = op->add;
-	uint64_t add64 = (uint64_t)w->delta;
-	uint64_t offset = 0, min_gap = 0; /* the first gap is an offset: any value goes */
-	struct mover *m = w->move;
-	uint64_t copied = 0, prefetch_end = 0;
-	if (pass == PASS_MOVE) {
-		copied = m->copied;
-		prefetch_end = m->file_size > MOVE_BLOCK ? m->file_size - MOVE_BLOCK : 0;
-	}
+	/* Locals, not s's fields: see read_uleb128. */
+	struct decoder d = { s->at, s->end };
+	uint8_t *image = s->image;
+	size_t left = s->left, offset = s->offset, room = s->room, gap;
+	bool pending = s->pending;
 	int rc = KS_OK;
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t gap;
-		rc = read_uleb128(&d, &gap);
-		if (rc != KS_OK)
+	if (s->min_gap == 0) { /* the first gap is an offset: any value goes */
+		if ((rc = read_uleb128_size(&d, &gap)) != KS_OK)
+			goto out;
+		if (gap > room) {
+			rc = KS_ERANGE;
+			goto out;
+		}
+		room -= gap;
+		offset = gap;
+		s->min_gap = width;
+		pending = true;
+		if (offset < s->prev_end) {
+			if (pass == PASS_STREAM) {
+				rc = KS_EORDER; /* may overlap a patched field */
+				goto out;
+			}
+			notes->ordered = false;
+		}
+	}
+	if (pending) {
+		if (pass == PASS_STREAM && offset + width > limit)
+			goto out;
+		pending = false;
+		left--;
+		if (pass != PASS_BOUNDS && (rc = visit_field(s, image + offset, width, pass)) != KS_OK)
+			goto out;
+	}
+	for (; left; left--) {
+		if ((rc = read_uleb128_size(&d, &gap)) != KS_OK)
 			break;
 		/* A repeated or overlapping field would be patched on top of a patch, past the
 		 * overflow check, which sees only the original bytes. */
-		if (gap < min_gap) {
+		if (gap < width) {
 			rc = KS_EFORMAT;
 			break;
 		}
@@ -195,99 +201,129 @@ static inline __attribute__((always_inline)) int walk_fields(struct walk *w, con
 		}
 		room -= gap;
 		offset += gap;
-		if (min_gap == 0 && offset < w->prev_end) {
-			w->ordered = false;
-			if (pass == PASS_MOVE)
-				break; /* may overlap a patched field: the caller starts over */
-		}
-		min_gap = width;
 		if (pass == PASS_BOUNDS)
 			continue;
-		if (pass == PASS_MOVE) {
-			if (offset + width > copied) {
-				copy_through(m, offset + width);
-				copied = m->copied;
-			}
-			/* Ask for the next block's source now, so its copy does not wait on memory. */
-			if (offset < prefetch_end)
-				__builtin_prefetch(m->src + offset + MOVE_BLOCK);
-		}
-		uint8_t *field = image + offset;
-		if (width == 8) {
-			if (pass != PASS_VALUES)
-				store64(field, load64(field) + add64); /* wraps by design */
-			continue;
-		}
-		uint32_t old = load32(field);
-		if (pass != PASS_WRITE && (uint32_t)(old + shift) > span) {
-			rc = KS_EOVERFLOW;
+		if (pass == PASS_STREAM && offset + width > limit) {
+			pending = true;
 			break;
 		}
-		if (pass != PASS_VALUES)
-			store32(field, old + add);
+		if ((rc = visit_field(s, image + offset, width, pass)) != KS_OK)
+			break;
 	}
-	w->d = d;
-	w->prev_end = offset + width;
+out:
+	s->at = d.p;
+	s->left = left;
+	s->offset = offset;
+	s->room = room;
+	s->pending = pending;
+	if (rc == KS_OK && left == 0)
+		s->prev_end = offset + width;
 	return rc;
 }
 
-/* One group, whatever its kind, under a pass fixed at each call site. */
-#define WALK_FIELDS(pass)                                                                    \
-	(width == 8 ? walk_fields(w, &op, count, 8, pass) : walk_fields(w, &op, count, 4, pass))
-
-static inline __attribute__((always_inline)) int walk_group(struct walk *w, const enum pass pass)
+/* Read the next group's kind and count, and make it the group in progress. */
+static inline __attribute__((always_inline)) int start_group(struct reloc_stream *s,
+							     struct walk_notes *notes,
+							     const enum pass pass)
 {
-	if (w->d.p == w->d.end)
-		return KS_EFORMAT;
-	uint8_t kind = *w->d.p++;
+	struct decoder d = { s->at, s->end };
+	uint8_t kind = *d.p++;
 	uint64_t count;
-	int rc = read_uleb128(&w->d, &count);
+	int rc = read_uleb128(&d, &count);
 	if (rc != KS_OK)
 		return rc;
 	unsigned width = reloc_kind_width(kind);
 	if (width == 0)
 		return KS_EINVAL;
-	struct op32 op = op32_for(kind, w->delta);
-	switch (pass) {
-	case PASS_BOUNDS: rc = WALK_FIELDS(PASS_BOUNDS); break;
-	case PASS_VALUES: rc = WALK_FIELDS(PASS_VALUES); break;
-	case PASS_WRITE: rc = WALK_FIELDS(PASS_WRITE); break;
-	case PASS_MOVE: rc = WALK_FIELDS(PASS_MOVE); break;
+	s->at = d.p;
+	if (count == 0)
+		return KS_OK;
+	if (width > s->image_size)
+		return KS_ERANGE;
+	struct op32 op = op32_for(kind, s->delta);
+	if (pass != PASS_BOUNDS && pass != PASS_WRITE && width == 4 && !op.possible)
+		return KS_EOVERFLOW;
+	/* Each field takes a table byte at least: a count beyond the bytes left runs out of table
+	 * at the same field however large it is. */
+	size_t bytes_left = (size_t)(s->end - s->at);
+	s->left = count > bytes_left ? bytes_left + 1 : (size_t)count;
+	s->offset = 0;
+	s->room = s->image_size - width;
+	s->min_gap = 0; /* the first gap is an offset: any value goes */
+	s->pending = false;
+	s->width = (uint8_t)width;
+	s->add = op.add;
+	s->shift = op.shift;
+	s->span = op.span;
+	if (pass != PASS_STREAM) {
+		/* count <= table size (each entry takes a byte), so these cannot wrap. */
+		notes->summary.count[kind] += count;
+		notes->summary.total += count;
 	}
-	if (rc != KS_OK)
-		return rc;
-	/* count <= table_size here (each entry took at least one byte), so these cannot wrap. */
-	w->summary.count[kind] += count;
-	w->summary.total += count;
 	return KS_OK;
 }
 
-/*
- * Walk every group. A table out of image order gets the pairwise overlap check after a
- * checking pass; PASS_MOVE instead stops at the first such group and leaves the rest to the
- * caller (w->ordered false).
- */
-static inline __attribute__((always_inline)) int walk_table(struct walk *w, const uint8_t *table,
-							    size_t table_size,
-							    const enum pass pass)
+/* Walk on from where s stands, through the table's end or up to limit (PASS_STREAM). */
+static inline __attribute__((always_inline)) int walk_on(struct reloc_stream *s,
+							 struct walk_notes *notes, size_t limit,
+							 const enum pass pass)
 {
-	w->d = (struct decoder){ table, table + table_size };
-	w->ordered = true;
-	w->prev_end = 0;
-	for (unsigned k = 0; k <= RELOC_KIND_LAST; k++)
-		w->summary.count[k] = 0;
-	w->summary.total = 0;
-	while (w->d.p != w->d.end) {
-		int rc = walk_group(w, pass);
+	for (;;) {
+		if (s->left) {
+			int rc = s->width == 8 ? walk_fields(s, notes, limit, 8, pass)
+					       : walk_fields(s, notes, limit, 4, pass);
+			if (rc != KS_OK || s->left)
+				return rc;
+		}
+		if (s->at == s->end)
+			return KS_OK;
+		int rc = start_group(s, notes, pass);
 		if (rc != KS_OK)
 			return rc;
-		if (pass == PASS_MOVE && !w->ordered)
-			return KS_OK;
 	}
+}
+
+void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_size,
+		       const uint8_t *table, size_t table_size, int64_t delta)
+{
+	*s = (struct reloc_stream){
+		.at = table,
+		.end = table ? table + table_size : table,
+		.image = image,
+		.image_size = (size_t)image_size,
+		.delta = delta,
+	};
+	if ((table == NULL && table_size != 0) || (image == NULL && image_size != 0) ||
+	    image_size > SIZE_MAX)
+		s->status = KS_EINVAL;
+}
+
+int reloc_stream_patch(struct reloc_stream *s, uint64_t limit)
+{
+	if (s->status == KS_OK)
+		s->status = walk_on(s, NULL, limit < s->image_size ? (size_t)limit : s->image_size,
+				    PASS_STREAM);
+	return s->status;
+}
+
+/*
+ * One pass over the whole table. A table out of image order gets the pairwise overlap check
+ * after a checking pass.
+ */
+static inline __attribute__((always_inline)) int walk_table(struct reloc_stream *s,
+							    struct walk_notes *notes,
+							    const enum pass pass)
+{
+	notes->ordered = true;
+	for (unsigned k = 0; k <= RELOC_KIND_LAST; k++)
+		notes->summary.count[k] = 0;
+	notes->summary.total = 0;
+	const uint8_t *table = s->at;
+	int rc = walk_on(s, notes, SIZE_MAX, pass);
 	/* The write pass follows a checking pass over the same table. */
-	if (pass == PASS_WRITE || pass == PASS_MOVE || w->ordered)
-		return KS_OK;
-	return reloc_check_disjoint(table, table_size);
+	if (rc != KS_OK || pass == PASS_WRITE || notes->ordered)
+		return rc;
+	return reloc_check_disjoint(table, (size_t)(s->end - table));
 }
 
 int reloc_validate(const uint8_t *table, size_t table_size, uint64_t image_size,
@@ -295,45 +331,80 @@ int reloc_validate(const uint8_t *table, size_t table_size, uint64_t image_size,
 {
 	if (table == NULL && table_size != 0)
 		return KS_EINVAL;
-	struct walk w = { .image_size = image_size };
-	int rc = table_size ? walk_table(&w, table, table_size, PASS_BOUNDS) : KS_OK;
+	struct reloc_stream s;
+	struct walk_notes notes;
+	reloc_stream_init(&s, NULL, 0, table, table_size, 0);
+	if (image_size > SIZE_MAX)
+		return KS_EINVAL;
+	s.image_size = (size_t)image_size;
+	int rc = walk_table(&s, &notes, PASS_BOUNDS);
 	if (rc == KS_OK && summary != NULL)
-		*summary = w.summary;
+		*summary = notes.summary;
 	return rc;
 }
 
 int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_t table_size,
 		int64_t delta)
 {
-	if ((table == NULL && table_size != 0) || (image == NULL && image_size != 0))
-		return KS_EINVAL;
-	if (table_size == 0)
-		return KS_OK;
-	struct walk w = { .image = image, .image_size = image_size, .delta = delta };
+	struct reloc_stream s;
+	struct walk_notes notes;
+	reloc_stream_init(&s, image, image_size, table, table_size, delta);
+	if (s.status != KS_OK || table_size == 0)
+		return s.status;
 	/* First pass touches nothing, so a bad entry anywhere leaves the image as it was. */
-	int rc = walk_table(&w, table, table_size, PASS_VALUES);
+	int rc = walk_table(&s, &notes, PASS_VALUES);
 	if (rc != KS_OK)
 		return rc;
-	return walk_table(&w, table, table_size, PASS_WRITE);
+	reloc_stream_init(&s, image, image_size, table, table_size, delta);
+	return walk_table(&s, &notes, PASS_WRITE);
+}
+
+/*
+ * Fill dst from src (zeros past file_size, up to size) a block at a time, each block's fields
+ * patched by s before the next block is copied; sums (if not NULL) take src's words.
+ */
+static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
+		       uint64_t file_size, uint64_t size, struct word_sums *sums)
+{
+	uint64_t done = 0;
+	do {
+		uint64_t end = done < file_size ? file_size : size;
+		size_t n = end - done < MOVE_BLOCK ? (size_t)(end - done) : MOVE_BLOCK;
+		if (n == 0)
+			; /* an empty image: only the table's verdict */
+		else if (done >= file_size)
+			__builtin_memset(dst + done, 0, n);
+		else if (sums)
+			word_sums_copy(sums, dst + done, src + done, n);
+		else
+			__builtin_memcpy(dst + done, src + done, n);
+		done += n;
+		int rc = reloc_stream_patch(s, done);
+		if (rc != KS_OK)
+			return rc;
+	} while (done < size);
+	return KS_OK;
 }
 
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
-	       const uint8_t *table, size_t table_size, int64_t delta)
+	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums)
 {
 	if ((table == NULL && table_size != 0) || (dst == NULL && size != 0) ||
 	    (src == NULL && file_size != 0) || file_size > size)
 		return KS_EINVAL;
-	struct mover m = { dst, src, file_size, size, 0 };
-	struct walk w = { .image = dst, .image_size = size, .delta = delta, .move = &m };
-	int rc = walk_table(&w, table, table_size, PASS_MOVE);
-	if (rc == KS_OK && w.ordered) {
-		copy_through(&m, size);
+	struct reloc_stream s;
+	reloc_stream_init(&s, dst, size, table, table_size, delta);
+	if (sums)
+		*sums = (struct word_sums){ 0, 0 };
+	int rc = move_blocks(&s, dst, src, file_size, size, sums);
+	if (rc == KS_OK)
 		return KS_OK;
-	}
 	/* Undo by copying again: dst becomes the plain copy, as if nothing had been patched. */
-	m.copied = 0;
-	copy_through(&m, size);
-	if (rc != KS_OK)
+	if (sums)
+		*sums = (struct word_sums){ 0, 0 };
+	reloc_stream_init(&s, dst, size, NULL, 0, 0);
+	move_blocks(&s, dst, src, file_size, size, sums);
+	if (rc != KS_EORDER)
 		return rc;
 	/* Groups out of image order: the general two-pass path, with its overlap check. */
 	return reloc_apply(dst, size, table, table_size, delta);

@@ -9,13 +9,16 @@
  *
  * reloc_validate and reloc_apply check the whole table before the first byte is written, so a
  * bad table changes nothing; reloc_move checks each field as it goes and undoes its patches on
- * error (see there).
+ * error (see there); reloc_stream patches as the image arrives and leaves the undoing to its
+ * caller.
  */
 #ifndef KSLIDE_LIB_RELOC_H
 #define KSLIDE_LIB_RELOC_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lib/word_sums.h"
 
 enum reloc_kind {
 	RELOC_ADD32 = 1,  /* 32-bit field += delta, must not wrap (R_386_32, R_X86_64_32) */
@@ -47,13 +50,51 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
 /*
  * The stub's move and relocation in one: copy file_size bytes from src to dst (which must
  * not overlap), zero dst up to size, and apply the table to those size bytes, with
- * reloc_apply's checks and results. The copy runs just ahead of the patching, so each field
- * is patched while it is in cache: one pass over the image instead of three
- * (docs/results.md). On error dst holds the plain copy, nothing patched: the outcome is
- * always that of memcpy, memset, then reloc_apply.
+ * reloc_apply's checks and results. The copy runs a block ahead of the patching (a
+ * reloc_stream), so each field is patched while it is in cache: one pass over the image
+ * instead of three (docs/results.md). On error dst holds the plain copy, nothing patched: the
+ * outcome is always that of memcpy, memset, then reloc_apply. If sums is not NULL it receives
+ * the word sums (lib/word_sums.h) of src[0, file_size), taken during the copy, whenever the
+ * arguments were valid.
  */
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
-	       const uint8_t *table, size_t table_size, int64_t delta);
+	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums);
+
+/*
+ * Relocation as the image's bytes arrive (reloc_move's copy, the stub's decoders): after
+ * reloc_stream_init, call reloc_stream_patch(s, limit) each time the bytes [0, limit) are
+ * complete, limit never decreasing. Each call patches the fields lying wholly below limit that
+ * earlier calls did not, checking each as reloc_apply does (bounds, overflow, overlap); a call
+ * with limit = image_size finishes the table or fails. The groups must follow one another in
+ * the image, as kslide-pack writes them; a group that starts before the previous one ends
+ * gives KS_EORDER (reloc_apply takes any order). Unlike reloc_apply, a failure leaves the
+ * fields before it patched: a caller that must undo them starts again from the original
+ * bytes. After a failure every call returns it again. An image_size beyond the address space
+ * (only possible in 32-bit code) is KS_EINVAL.
+ *
+ * The fields are private to lib/reloc.c. Offsets are machine words: the stub's i386 code runs
+ * this over every relocation of the kernel at every boot.
+ */
+struct reloc_stream {
+	const uint8_t *at, *end; /* the table not yet read */
+	uint8_t *image;
+	size_t image_size;
+	int64_t delta;
+	size_t prev_end; /* one past the last field of the last group done */
+	/* The group in progress: */
+	size_t left;	 /* its fields not yet patched, a pending one included */
+	size_t offset;	 /* its last field read */
+	size_t room;	 /* how far its next field may lie past offset */
+	size_t min_gap;	 /* the least gap to its next field: 0 before its first */
+	uint32_t add, shift, span; /* what its 32-bit fields add, and which values may take it */
+	uint8_t width;	 /* its fields' width in bytes */
+	uint8_t pending; /* offset is read, checked for bounds, but lies beyond the limit */
+	int status;	 /* the first failure, sticky */
+};
+
+void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_size,
+		       const uint8_t *table, size_t table_size, int64_t delta);
+int reloc_stream_patch(struct reloc_stream *s, uint64_t limit);
 
 /* Encoding helpers used by the packer and tests. Return bytes written, or 0 if out too small. */
 size_t reloc_put_uleb128(uint8_t *out, size_t cap, uint64_t value);

@@ -48,6 +48,31 @@ static inline int read_uleb128(struct decoder *d, uint64_t *out)
 	return KS_OK;
 }
 
+/* The same for an offset or count, which must fit a machine word: larger values come back as
+ * SIZE_MAX, which no image's bounds admit. Cheaper in 32-bit code. */
+static inline int read_uleb128_size(struct decoder *d, size_t *out)
+{
+	const uint8_t *p = d->p;
+	if (d->end - p >= 2) { /* both short forms at one bounds check */
+		size_t low = p[0];
+		if (!(low & ULEB128_MORE)) {
+			*out = low;
+			d->p = p + 1;
+			return KS_OK;
+		}
+		size_t high = p[1];
+		if (!(high & ULEB128_MORE)) {
+			*out = (low & ULEB128_PAYLOAD_MASK) | high << ULEB128_PAYLOAD_BITS;
+			d->p = p + 2;
+			return KS_OK;
+		}
+	}
+	uint64_t v;
+	int rc = read_uleb128(d, &v);
+	*out = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+	return rc;
+}
+
 /* Field width in bytes for a kind, or 0 if the kind is unknown. */
 static inline unsigned reloc_kind_width(uint8_t kind)
 {

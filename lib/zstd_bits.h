@@ -77,6 +77,14 @@ static inline uintptr_t bits_read(struct bits *b, unsigned n)
 	return v;
 }
 
+/* The same for 1 <= n < BITS_WORD. */
+static inline uintptr_t bits_read_nonzero(struct bits *b, unsigned n)
+{
+	uintptr_t v = bits_peek_nonzero(b, n);
+	b->consumed += n;
+	return v;
+}
+
 static inline void bits_refill(struct bits *b)
 {
 	size_t step = b->consumed >> 3;

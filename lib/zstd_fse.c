@@ -139,12 +139,17 @@ int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log)
 			ws->next[s] = (uint16_t)ws->norm[s];
 		}
 	}
-	uint32_t step = (size >> 1) + (size >> 3) + 3, pos = 0;
-	for (unsigned s = 0; s < symbols; s++) {
+	uint32_t step = (size >> 1) + (size >> 3) + 3, pos = 0, mask = size - 1;
+	if (high == mask) { /* no "less than 1" symbol: no position to skip (most tables) */
+		for (unsigned s = 0; s < symbols; s++)
+			for (int i = 0; i < ws->norm[s]; i++, pos = (pos + step) & mask)
+				ws->fse[pos].symbol = (uint8_t)s;
+	}
+	for (unsigned s = 0; high != mask && s < symbols; s++) {
 		for (int i = 0; i < ws->norm[s]; i++) {
 			ws->fse[pos].symbol = (uint8_t)s;
 			do
-				pos = (pos + step) & (size - 1);
+				pos = (pos + step) & mask;
 			while (pos > high);
 		}
 	}
@@ -224,8 +229,11 @@ static int build_seq_table(struct zstd_workspace *ws, struct seq_table *t, enum 
 	}
 	if ((rc = fse_build(ws, symbols, log)))
 		return rc;
+	struct seq_entry codes[ML_MAX_CODE + 1]; /* each symbol's Baseline and extra bits, once */
+	for (unsigned s = 0; s < symbols; s++)
+		codes[s] = code_entry(kind, s);
 	for (uint32_t u = 0; u < (1u << log); u++) {
-		struct seq_entry e = code_entry(kind, ws->fse[u].symbol);
+		struct seq_entry e = codes[ws->fse[u].symbol];
 		e.state_bits = ws->fse[u].bits;
 		e.next_base = ws->fse[u].base;
 		t->entries[u] = e;

@@ -58,13 +58,9 @@ struct huf_entry {
 	uint8_t bits;
 };
 
-/* A decoded sequence, waiting in a batch to be executed. */
-struct zstd_sequence {
-	uint32_t literals;
-	uint32_t match;
-	uint32_t offset;
-};
-#define SEQ_BATCH 256 /* sequences decoded before being executed: 3 KiB, in L1 with the tables */
+/* Sequences decoded per run of the loop: each run checks once whether its bits may reach the
+ * stream's start (zstd_sequences.c). */
+#define SEQ_BATCH 256
 
 struct seq_table {
 	struct seq_entry *entries;
@@ -80,7 +76,6 @@ struct zstd_workspace {
 	struct seq_entry of_entries[1u << OF_LOG_MAX];
 	struct seq_entry ml_entries[1u << ML_LOG_MAX];
 	struct seq_table ll, of, ml;
-	struct zstd_sequence batch[SEQ_BATCH];
 	unsigned huf_log;
 	int huf_valid; /* Treeless_Literals_Block may reuse the table */
 	size_t rep[3]; /* the repeat offsets, most recent first */

@@ -73,18 +73,25 @@ static int decode_four_streams(struct zstd_workspace *ws, const uint8_t *src, si
 	uint8_t *op0 = ws->literals, *op1 = op0 + segment, *op2 = op1 + segment,
 		*op3 = op2 + segment;
 	uint8_t *const end3 = ws->literals + regenerated;
-	/* Stream 3 is the shortest, so its room bounds all four. */
+	/* Stream 3 is the shortest, so its room bounds all four. Between refills the four
+	 * readers live in locals: the byte stores could alias the structs, which would keep
+	 * each 'consumed' in memory. */
 	while ((size_t)(end3 - op3) >= HUF_PER_REFILL) {
 		bits_refill(&b0);
 		bits_refill(&b1);
 		bits_refill(&b2);
 		bits_refill(&b3);
+		struct bits r0 = b0, r1 = b1, r2 = b2, r3 = b3;
 		for (unsigned i = 0; i < HUF_PER_REFILL; i++) {
-			op0 = decode_symbol(table, log, &b0, op0);
-			op1 = decode_symbol(table, log, &b1, op1);
-			op2 = decode_symbol(table, log, &b2, op2);
-			op3 = decode_symbol(table, log, &b3, op3);
+			op0 = decode_symbol(table, log, &r0, op0);
+			op1 = decode_symbol(table, log, &r1, op1);
+			op2 = decode_symbol(table, log, &r2, op2);
+			op3 = decode_symbol(table, log, &r3, op3);
 		}
+		b0.consumed = r0.consumed;
+		b1.consumed = r1.consumed;
+		b2.consumed = r2.consumed;
+		b3.consumed = r3.consumed;
 	}
 	uint8_t *const start = ws->literals;
 	if (!decode_stream_tail(table, log, &b0, op0, start + segment) ||

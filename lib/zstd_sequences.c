@@ -1,9 +1,10 @@
 /*
- * The sequences section of a Zstandard block (RFC 8878, 3.1.1.3.2 and 3.1.1.4), in batches:
- * up to SEQ_BATCH sequences are decoded from the three interleaved FSE states (repeat offsets
- * resolved as 3.1.1.5 says), then executed into the output, literals first, then the match.
- * Two small loops keep their state in registers where one large one would not. Far from the
- * ends of both buffers the copies are wild (lib/lz_copy.h); near them, exact.
+ * The sequences section of a Zstandard block (RFC 8878, 3.1.1.3.2 and 3.1.1.4): each sequence
+ * is decoded from the three interleaved FSE states (repeat offsets resolved as 3.1.1.5 says)
+ * and executed at once into the output, literals first, then the match, in runs of up to
+ * SEQ_BATCH. Far from the ends of both buffers the copies are wild (lib/lz_copy.h); near
+ * them, exact. (Decoding a batch into memory and executing it in a second loop cost more
+ * instructions, on x86-64 and i386 alike: docs/results.md.)
  */
 #include "lib/errors.h"
 #include "lib/zstd_bits.h"
@@ -14,6 +15,7 @@
 #define LONGEST_NUMBERS_SEQ  0xFF
 #define LONGEST_NUMBERS_BASE 0x7F00
 #define MODES_RESERVED	     3
+#define SEQUENCES_OVERREAD   "zstd: sequences read past their bitstream"
 
 /* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
 static inline size_t read_extra(struct bits *b, unsigned n)
@@ -69,21 +71,69 @@ struct seq_decoder {
 
 #define REFILL(b) ((far) ? bits_refill_far(b) : bits_refill(b))
 
+struct seq_output {
+	uint8_t *op;
+	uint8_t *end;
+	const uint8_t *frame_base;
+	const uint8_t *lp;
+	const uint8_t *lit_end;
+	const uint8_t *lit_readable_end;
+	size_t window;
+};
+
 /*
- * Decode n sequences into ws->batch; 'left' counts down the block's sequences (the last one
- * does not update the states, 3.1.1.3.2.1.4). 'far' (a constant in each copy the compiler
- * makes): the batch holds no last sequence and its bits cannot reach the stream's start, so
- * refills need no clamping and every state updates.
+ * One more than the literals from lp on that a wild copy may take: it reads LZ_COPY_OVERRUN
+ * bytes past them, and a chunk even for none, so 0 when it may take none at all.
  */
-static inline __attribute__((always_inline)) void decode_batch(struct zstd_workspace *ws,
-							       struct seq_decoder *d, size_t n,
-							       size_t *left, const int far)
+static inline size_t wild_literals(const struct seq_output *o, const uint8_t *lp)
+{
+	size_t left = (size_t)(o->lit_end - lp), readable = (size_t)(o->lit_readable_end - lp);
+	if (readable < LZ_COPY_OVERRUN)
+		return 0;
+	return (left < readable - LZ_COPY_OVERRUN ? left : readable - LZ_COPY_OVERRUN) + 1;
+}
+
+/* A sequence near an end of either buffer, or a bad one: checked, then exact copies. */
+static __attribute__((noinline)) int execute_careful(struct zstd_workspace *ws,
+						     struct seq_output *o, size_t literals,
+						     size_t match, size_t offset)
+{
+	int rc = check_sequence(ws, literals, match, offset, (size_t)(o->lit_end - o->lp),
+				(size_t)(o->end - o->op), (size_t)(o->op - o->frame_base),
+				o->window);
+	if (rc)
+		return rc;
+	exact_copy(o->op, o->lp, literals);
+	exact_match(o->op + literals, offset, match);
+	o->op += literals + match;
+	o->lp += literals;
+	return KS_OK;
+}
+
+/*
+ * Decode n sequences and execute each at once; 'left' counts down the block's sequences (the
+ * last one does not update the states, 3.1.1.3.2.1.4). 'far' (a constant in each copy the
+ * compiler makes): the n sequences hold no last one and their bits cannot reach the stream's
+ * start, so refills need no clamping and every state updates. The output bounds are locals:
+ * the copies store through byte pointers, which could alias o's fields.
+ */
+static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace *ws,
+							   struct seq_decoder *d,
+							   struct seq_output *o, size_t n,
+							   size_t *left, const int far)
 {
 	struct bits b = d->bits;
 	size_t ll_state = d->ll_state, of_state = d->of_state, ml_state = d->ml_state;
 	size_t rep0 = d->rep[0], rep1 = d->rep[1], rep2 = d->rep[2];
 	size_t remaining = *left;
-	for (struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
+	uint8_t *op = o->op;
+	const uint8_t *lp = o->lp;
+	uint8_t *const end = o->end;
+	const uint8_t *const frame_base = o->frame_base;
+	const size_t window = o->window;
+	size_t lit_fast = wild_literals(o, lp);
+	int rc = KS_OK;
+	for (size_t i = 0; i < n; i++) {
 		REFILL(&b);
 		const struct seq_entry ll_e = ws->ll_entries[ll_state],
 				       of_e = ws->of_entries[of_state],
@@ -91,9 +141,14 @@ static inline __attribute__((always_inline)) void decode_batch(struct zstd_works
 		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
 		if (!BITS_WIDE)
 			REFILL(&b);
-		size_t match = ml_e.value + bits_read(&b, ml_e.extra_bits);
+		/* Most lengths have no extra bits: a well-predicted branch skips the read. */
+		size_t match = ml_e.value;
+		if (ml_e.extra_bits)
+			match += bits_read_nonzero(&b, ml_e.extra_bits);
 		REFILL(&b);
-		size_t literals = ll_e.value + bits_read(&b, ll_e.extra_bits);
+		size_t literals = ll_e.value;
+		if (ll_e.extra_bits)
+			literals += bits_read_nonzero(&b, ll_e.extra_bits);
 		if (far || --remaining) {
 			if (!BITS_WIDE)
 				REFILL(&b);
@@ -121,9 +176,38 @@ static inline __attribute__((always_inline)) void decode_batch(struct zstd_works
 				offset = rep0;
 			}
 		}
-		seq->literals = (uint32_t)literals;
-		seq->match = (uint32_t)match;
-		seq->offset = (uint32_t)offset; /* at most 2^32 - 4 (3.1.1.3.2.1.3, code 31) */
+		/*
+		 * One test for the common case: everything in bounds, and room left for the
+		 * wild copies in both buffers. offset - 1 < reach refuses offset 0.
+		 */
+		size_t room = (size_t)(end - op);
+		size_t reach = (size_t)(op - frame_base) + literals;
+		if (reach > window)
+			reach = window;
+		int fast = (literals < lit_fast) & (offset - 1 < reach) &
+			   (room >= literals + match + LZ_COPY_OVERRUN);
+		if (__builtin_expect(fast, 1)) {
+			wild_copy(op, lp, literals);
+			op += literals;
+			wild_match(op, offset, match);
+			op += match;
+			lp += literals;
+			lit_fast -= literals;
+			continue;
+		}
+		o->op = op;
+		o->lp = lp;
+		if ((rc = execute_careful(ws, o, literals, match, offset))) {
+			/* A sequence decoded from bits before the stream's start is garbage: that,
+			 * not what the garbage asked for, is what is wrong with the block. */
+			bits_refill(&b);
+			if (bits_overflowed(&b))
+				rc = zstd_refuse(ws, SEQUENCES_OVERREAD, KS_EFORMAT);
+			break;
+		}
+		op = o->op;
+		lp = o->lp;
+		lit_fast = wild_literals(o, lp);
 	}
 	d->bits = b;
 	d->ll_state = ll_state;
@@ -133,56 +217,9 @@ static inline __attribute__((always_inline)) void decode_batch(struct zstd_works
 	d->rep[1] = rep1;
 	d->rep[2] = rep2;
 	*left = far ? remaining - n : remaining;
-}
-
-struct seq_output {
-	uint8_t *op;
-	uint8_t *end;
-	const uint8_t *frame_base;
-	const uint8_t *lp;
-	const uint8_t *lit_end;
-	const uint8_t *lit_readable_end;
-	size_t window;
-};
-
-/* Execute the n sequences of ws->batch. */
-static int execute_batch(struct zstd_workspace *ws, struct seq_output *o, size_t n)
-{
-	uint8_t *op = o->op;
-	const uint8_t *lp = o->lp;
-	for (const struct zstd_sequence *seq = ws->batch, *end = ws->batch + n; seq < end; seq++) {
-		size_t literals = seq->literals, match = seq->match, offset = seq->offset;
-		/*
-		 * One test for the common case: everything in bounds, and room left for the
-		 * wild copies in both buffers. offset - 1 < reach refuses offset 0.
-		 */
-		size_t room = (size_t)(o->end - op);
-		size_t reach = (size_t)(op - o->frame_base) + literals;
-		if (reach > o->window)
-			reach = o->window;
-		int fast = (literals <= (size_t)(o->lit_end - lp)) & (offset - 1 < reach) &
-			   (room >= literals + match + LZ_COPY_OVERRUN) &
-			   ((size_t)(o->lit_readable_end - lp) >= literals + LZ_COPY_OVERRUN);
-		if (__builtin_expect(fast, 1)) {
-			wild_copy(op, lp, literals);
-			op += literals;
-			wild_match(op, offset, match);
-		} else {
-			int rc = check_sequence(ws, literals, match, offset,
-						(size_t)(o->lit_end - lp), room,
-						(size_t)(op - o->frame_base), o->window);
-			if (rc)
-				return rc;
-			exact_copy(op, lp, literals);
-			op += literals;
-			exact_match(op, offset, match);
-		}
-		op += match;
-		lp += literals;
-	}
 	o->op = op;
 	o->lp = lp;
-	return KS_OK;
+	return rc;
 }
 
 int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t len,
@@ -219,16 +256,15 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 			size_t n = left < SEQ_BATCH ? left : SEQ_BATCH;
 			size_t before = (size_t)(d.bits.ptr - d.bits.start);
 			if (left > n && before >= (n * SEQ_MAX_BITS + 7) / 8 + sizeof(uintptr_t))
-				decode_batch(ws, &d, n, &left, 1);
+				rc = run_batch(ws, &d, &o, n, &left, 1);
 			else
-				decode_batch(ws, &d, n, &left, 0);
-			if ((rc = execute_batch(ws, &o, n)))
+				rc = run_batch(ws, &d, &o, n, &left, 0);
+			if (rc)
 				return rc;
 		}
 		bits_refill(&d.bits);
 		if (bits_overflowed(&d.bits))
-			return zstd_refuse(ws, "zstd: sequences read past their bitstream",
-					   KS_EFORMAT);
+			return zstd_refuse(ws, SEQUENCES_OVERREAD, KS_EFORMAT);
 		if (!bits_finished(&d.bits))
 			return zstd_refuse(ws, "zstd: sequences bitstream not consumed exactly",
 					   KS_EFORMAT);

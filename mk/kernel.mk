@@ -12,10 +12,16 @@ KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/s
 	kernel/leak_test.o kernel/user_programs.o arch/x86/arch_ops.o kernel/cpu_tables.o \
 	kernel/trap.o kernel/try_write.o kernel/space.o kernel/walk.o kernel/leak_cpu.o \
 	kernel/entry_area.o kernel/frames.o kernel/seed_random.o kernel/leak_closure.o
-KERNEL_SECRECY_SRCS += kernel/acpi.o kernel/smp.o kernel/smp_test.o
+KERNEL_SECRECY_SRCS += kernel/acpi.o kernel/phys_map.o kernel/smp.o kernel/smp_test.o \
+	kernel/trampoline.o
+# Ring 3 on every CPU: work handed to an AP, and what ring 3 sees on each.
+KERNEL_SECRECY_SRCS += kernel/smp_call.o kernel/smp_view.o
+# Suspend to RAM (ACPI S3) and resume.
+KERNEL_SECRECY_SRCS += kernel/acpi_aml.o kernel/acpi_sleep.o kernel/pci_state.o kernel/suspend.o \
+	kernel/suspend_test.o
 KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
 	kernel/i386/entry.o kernel/i386/vectors.o kernel/i386/space.o kernel/i386/smp.o \
-	kernel/i386/trampoline.o $(KERNEL_SECRECY_SRCS))
+	kernel/i386/phys_map.o kernel/i386/trampoline.o kernel/i386/wakeup.o $(KERNEL_SECRECY_SRCS))
 
 # User programs: linked at USER_BASE, embedded in the kernel as flat images.
 USER_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/user/i386/crt0.o kernel/user/leak.o \
@@ -67,7 +73,8 @@ KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/probes.o \
 	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
 	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
 KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/entry.o kernel/x86_64/vectors.o \
-	kernel/x86_64/space.o kernel/x86_64/smp.o kernel/x86_64/trampoline.o $(KERNEL_SECRECY_SRCS)
+	kernel/x86_64/space.o kernel/x86_64/smp.o kernel/x86_64/phys_map.o kernel/x86_64/trampoline.o \
+	kernel/x86_64/wakeup.o $(KERNEL_SECRECY_SRCS)
 KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))
 KERNEL_X86_64_PIE_OBJS := $(addprefix $(X86_64)/pie-obj/, $(KERNEL_X86_64_SRCS))
 

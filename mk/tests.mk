@@ -22,6 +22,8 @@ $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
 $(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o \
 	seed_random.o)
+# And the scan of AML for a sleep state's SLP_TYP values.
+$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi_aml.o
 # The Multiboot pass-through edits the loader's information with plain C.
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.
@@ -155,8 +157,8 @@ FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
-FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c
-FUZZ_SRCS_image := lib/image.c lib/crc32.c
+FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c

@@ -8,7 +8,7 @@ set -u
 
 # In the order `make check` runs them.
 STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
-boot-i386 boot-x86_64 boot-smp boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
+boot-i386 boot-x86_64 boot-smp boot-suspend boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
 leak-x86_64-pie example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie
 uniform-x86_64-4k uniform-linux-686 uniform-linux-cloud-amd64"
 
@@ -21,6 +21,12 @@ POWER_BOOTS=1000 UNIFORM_BOOTS=200
 # slots in the window (kernel/entry_area.h).
 I386_ENTRY="-E 0xffc00000 1021" X86_64_ENTRY="-E 0xffffffffff000000 4093"
 
+leak_all() { # leak_all "ARCH/KERNEL OPTIONS": leak.sh on the image and each compressed copy
+	# shellcheck disable=SC2086 # options, split on purpose
+	tests/boot/leak.sh $1 "$B" 4 && tests/boot/leak.sh $1 -S 2 -c zstd "$B" 2 &&
+		tests/boot/leak.sh $1 -S 2 -c lz4 "$B" 2
+}
+
 run_stage() { # run_stage NAME: the stage's command
 	case $1 in
 	unit) make -s --no-print-directory BUILD="$B" unit ;;
@@ -32,19 +38,29 @@ run_stage() { # run_stage NAME: the stage's command
 	uniformity-checker) tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" \
 		"$B/i386/kernel.img" "$POWER_BOOTS" "$UNIFORM_BOOTS" ;;
 	kslide-stat) tests/stat/check.sh "$B" ;;
-	boot-i386) tests/boot/matrix.sh "$B" tests/boot/i386-cases.sh ;;
-	boot-x86_64) tests/boot/matrix.sh "$B" tests/boot/x86_64-cases.sh ;;
-	boot-smp) tests/boot/matrix.sh "$B" tests/boot/smp-cases.sh ;;
+	# -z: every case again on the compressed copies of its image (zstd, lz4).
+	boot-i386) tests/boot/matrix.sh -z "$B" tests/boot/i386-cases.sh ;;
+	boot-x86_64) tests/boot/matrix.sh -z "$B" tests/boot/x86_64-cases.sh ;;
+	boot-smp) tests/boot/matrix.sh -z "$B" tests/boot/smp-cases.sh ;;
+	# Suspend to RAM and back, 3 times a boot, woken by the host over QMP.
+	boot-suspend) tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh ;;
 	boot-grub) tests/boot/grub.sh "$B" ;;
 	boot-faults) tests/boot/faults.sh "$B" ;;
-	# A few damaged bytes per checked image region, both arches (`make chaos`: the campaign).
+	# A few damaged bytes per checked image region, both arches, plain and compressed (`make
+	# chaos`: the campaign).
 	chaos-sample) tests/chaos/chaos.py -F -n 4 -T 2 -s "${CHAOS_SEED:-1}" "$B/i386/kernel.img" \
 		"$B/i386/stub.elf" && tests/chaos/chaos.py -F -a x86_64 -n 3 -T 1 \
-		-s "${CHAOS_SEED:-1}" "$B/x86_64/kernel.img" "$B/x86_64/stub.elf" ;;
-	# The unprivileged view at 3 bases each with UMIP on and off: identical, no kernel address.
-	leak-i386) tests/boot/leak.sh "$B" 3 ;;
-	leak-x86_64) tests/boot/leak.sh -a x86_64 "$B" 3 ;;
-	leak-x86_64-pie) tests/boot/leak.sh -a x86_64 -k kernel-pie "$B" 3 ;;
+		-s "${CHAOS_SEED:-1}" "$B/x86_64/kernel.img" "$B/x86_64/stub.elf" &&
+		tests/chaos/chaos.py -F -n 3 -T 1 -s "${CHAOS_SEED:-1}" "$B/i386/kernel-zstd.img" \
+			"$B/i386/stub.elf" &&
+		tests/chaos/chaos.py -F -a x86_64 -n 3 -T 1 -s "${CHAOS_SEED:-1}" \
+			"$B/x86_64/kernel-lz4.img" "$B/x86_64/stub.elf" ;;
+	# The unprivileged view at several bases each with UMIP on and off, at -smp 4 (2 for the
+	# compressed copies) with every process of boot i on CPU i: identical on every CPU and at
+	# every base, no kernel address; from the plain images, then from their compressed copies.
+	leak-i386) leak_all "" ;;
+	leak-x86_64) leak_all "-a x86_64" ;;
+	leak-x86_64-pie) leak_all "-a x86_64 -k kernel-pie" ;;
 	example-kernel) tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' \
 		"$B/examples/minimal-i386/example.img" ;;
 	boot-multiboot) tests/boot/multiboot.sh "$B" ;;

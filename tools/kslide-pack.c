@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "lib/unaligned.h"
 #include "tools/pack/base_window.h"
 #include "tools/pack/files.h"
 #include "tools/pack/compress.h"
@@ -220,6 +221,7 @@ static void print_stats(const struct packed_image *img, FILE *to)
 	fprintf(to, "relocations: %zu\n", img->reloc_count);
 	fprintf(to, "table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
 		img->relocs_size, per, img->reloc_count * 4);
+	fprintf(to, "table stored: %zu bytes\n", img->relocs_stored_size);
 	fprintf(to, "payload stored: %zu bytes\n", img->payload_stored_size);
 }
 
@@ -523,8 +525,14 @@ static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note 
 	memset(mb, 0, sizeof(*mb));
 	*is_linux = bzimage_detect(buf, len);
 	bool elf = len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+	long packed = elf || *is_linux ? -1 : pack_find_kslide_header(buf, len);
 	int rc = 0;
-	if (!elf && !*is_linux)
+	if (packed >= 0) /* the version word follows the magic; any format, old ones too */
+		rc = error(in, "a packed kslide image (format version %u; this kslide-pack writes %u), "
+			       "not a kernel: pack the kernel it was made from",
+			   (unsigned)load_le32(buf + packed + KSLIDE_IMAGE_MAGIC_BYTES),
+			   (unsigned)KSLIDE_IMAGE_VERSION);
+	else if (!elf && !*is_linux)
 		rc = error(in, "not an ELF file or a Linux bzImage (no ELF magic, no boot flag "
 			       "0xAA55 and \"HdrS\" at 0x202)");
 	else if (*is_linux ? linux_image_read(buf, len, li, k, err, sizeof(err))

@@ -73,6 +73,20 @@ DEFINE_CR(3)
 DEFINE_CR(4)
 #undef DEFINE_CR
 
+/* Model-specific registers (RDMSR and WRMSR fault on a CPU without them, and for an MSR it
+ * does not have). */
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t value)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
+}
+
 static inline void invlpg(uintptr_t addr)
 {
 	__asm__ volatile("invlpg (%0)" : : "r"(addr) : "memory");

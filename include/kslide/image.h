@@ -7,11 +7,12 @@
  *
  * The payload is the kernel's loadable bytes as they sit in memory from link_phys_base
  * (payload_file_size bytes, followed in memory by zeros up to payload_mem_size), stored as
- * payload_stored_size bytes of payload_codec. The handoff
- * data is what the chosen handoff needs besides the kernel (Linux: its setup header). The
- * checksum covers this header (with checksum = 0), the payload, the relocation table and the
- * handoff data; the stub's own bytes after this header are covered by stub_sum, which the
- * stub checks first of all.
+ * payload_stored_size bytes of payload_codec; a compressed image stores its relocation table
+ * compressed too, in a frame of its own. The handoff data is what the chosen handoff needs
+ * besides the kernel (Linux: its setup header). Three checks cover the file (docs/format.md):
+ * stub_sum the stub's own bytes after this header, checked first of all; the CRC-32 in
+ * 'checksum' this header (with checksum = 0), the relocation table as stored and the handoff
+ * data; payload_sum the payload as stored, taken while the stub copies it.
  */
 #ifndef KSLIDE_IMAGE_H
 #define KSLIDE_IMAGE_H
@@ -36,15 +37,15 @@
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
 #define KSLIDE_IMAGE_MAGIC_BYTES 8
-#define KSLIDE_IMAGE_VERSION 4u
+#define KSLIDE_IMAGE_VERSION 5u
 
 #define KSLIDE_ARCH_I386 1u
 #define KSLIDE_ARCH_X86_64 2u
 
 /* payload_codec: how the payload is stored (kslide-pack --compress NAME) */
 #define KSLIDE_CODEC_NONE 0u /* the kernel's bytes as they are */
-#define KSLIDE_CODEC_ZSTD 1u /* Zstandard frames (RFC 8878) with a content checksum; lib/zstd.h */
-#define KSLIDE_CODEC_LZ4 2u  /* LZ4 frames with a content checksum; lib/lz4.h */
+#define KSLIDE_CODEC_ZSTD 1u /* Zstandard frames (RFC 8878); lib/zstd.h */
+#define KSLIDE_CODEC_LZ4 2u  /* LZ4 frames; lib/lz4.h */
 
 /* flags */
 #define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
@@ -89,13 +90,23 @@ struct kslide_image_header {
 	uint32_t stub_sum;
 	uint32_t stub_sum_of_sums;
 
-	uint32_t checksum; /* lib/crc32.h */
+	/* CRC-32 (lib/crc32.h) of this header with checksum = 0, then the relocation table as
+	 * stored (relocs_stored_size bytes), then the handoff data. */
+	uint32_t checksum;
 
-	/* Format 4: the payload as stored. With a codec, payload_stored_size bytes at
-	 * payload_offset decode to exactly payload_file_size bytes; with none the two are equal. */
+	/* The payload as stored. With a codec, payload_stored_size bytes at payload_offset decode
+	 * to exactly payload_file_size bytes; with none the two are equal. */
 	uint32_t payload_codec; /* KSLIDE_CODEC_* */
 	uint32_t pad; /* zero: keeps the next field at the same offset on i386 as on x86-64 */
 	uint64_t payload_stored_size;
+
+	/* Format 5. The relocation table as stored: relocs_size bytes as they are with codec none
+	 * or an empty table, otherwise one frame of payload_codec decoding to relocs_size bytes. */
+	uint64_t relocs_stored_size;
+	/* lib/word_sums.h over the payload as stored (payload_stored_size bytes at
+	 * payload_offset): the sum of its 32-bit words and the sum of the running sums. */
+	uint32_t payload_sum;
+	uint32_t payload_sum_of_sums;
 };
 
 #endif /* __ASSEMBLER__ */

@@ -1,5 +1,5 @@
 /* The i386 half of the descriptor tables (kernel/cpu_tables.c has the order of loading):
- * flat 32-bit segments, 32-bit gates and TSS, and DR0, which the stubs jump through. */
+ * flat 32-bit segments, 32-bit gates and TSS, and DR0, through which the stubs jump. */
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
 
@@ -53,11 +53,19 @@ void cpu_tss_descriptor_clear(uint64_t *gdt)
 /*
  * i386 has no SWAPGS and no register ring 3 cannot read but DR0..DR7 (MOV from a debug
  * register faults outside ring 0). With every breakpoint off in DR7, DR0 is a plain
- * register: it holds the kernel's entry for the stubs. i386 has no MSR on every CPU this
- * kernel runs on (486, Pentium) that would do.
+ * register: it holds the CPU's entry_percpu, which the stubs jump through and the kernel's
+ * side of a trap finds its stacks in. i386 has no MSR on every CPU this kernel runs on (486,
+ * Pentium) that would do.
  */
 void cpu_entry_register_init(const struct entry_percpu *percpu)
 {
 	__asm__ volatile("movl %0, %%dr7" : : "r"((uint32_t)DR7_RESET));
-	__asm__ volatile("movl %0, %%dr0" : : "r"(percpu->kernel_entry));
+	__asm__ volatile("movl %0, %%dr0" : : "r"(percpu));
+}
+
+struct entry_percpu *cpu_entry_register_read(void)
+{
+	struct entry_percpu *percpu;
+	__asm__ volatile("movl %%dr0, %0" : "=r"(percpu));
+	return percpu;
 }

@@ -5,11 +5,11 @@
  * address of the image. kernel/entry_template.h has the parts x86-64 shares.
  *
  * From ring 3 the CPU arrives on the entry stack (TSS.esp0) with the user's CR3. The stub
- * pushes its error code and vector and EAX (ring 3's, on the entry stack), switches CR3 to
- * the kernel root of the space (the ring-3 root minus one page), and jumps to the kernel
- * through DR0, which only ring 0 can read (kernel/i386/cpu_tables.c). From ring 0 (a fault in
- * the kernel) CR3 is the kernel's already. kernel_entry (vectors.S) takes EAX back and moves
- * the frame off the entry stack.
+ * pushes its error code and vector and EAX (ring 3's, on the entry stack), switches CR3 to the
+ * kernel root of the space (the ring-3 root minus one page), and jumps to the kernel through
+ * this CPU's entry_percpu, whose address DR0 holds and only ring 0 can read
+ * (kernel/i386/cpu_tables.c). From ring 0 (a fault in the kernel) CR3 is the kernel's already.
+ * kernel_entry (vectors.S) takes EAX back and moves the frame off the entry stack.
  *
  * The way back: vectors.S leaves the IRET frame on the entry stack and jumps to
  * entry_exit_to_user, which switches CR3 to the ring-3 root and returns.
@@ -46,6 +46,6 @@ entry_common:
 	jz 1f
 	PTI_SWITCH andl, ~PTI_USER_ROOT_BIT
 1:	movl %dr0, %eax
-	jmp *%eax
+	jmp *PERCPU_KERNEL_ENTRY(%eax)
 
 	ENTRY_TEMPLATE_END

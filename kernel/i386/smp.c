@@ -1,5 +1,6 @@
 /* The i386 half of kernel/smp.h: the local APIC mapped at its own address in the hole between
- * the direct map and the fixmap, and the trampoline run on the kernel's own directory. */
+ * the physical-memory window and the fixmap, and the trampoline run on the kernel's own
+ * directory. */
 #include "arch/x86/sysregs.h"
 #include "kernel/cpu_tables.h"
 #include "kernel/frames.h"
@@ -17,7 +18,7 @@
 volatile uint32_t *arch_lapic_map(uint32_t phys)
 {
 	uint32_t virt = phys & ~(uint32_t)(PAGE_SIZE - 1);
-	if (virt < KERNEL_VIRT_OFFSET + LOWMEM_LIMIT || virt >= FIXMAP_VIRT)
+	if (virt < PHYS_WINDOW_END || virt >= FIXMAP_VIRT)
 		panic("the local APIC at 0x%x is not in the kernel's MMIO hole", phys);
 	uint32_t *table = frames_alloc(1, 1);
 	if (!table)

@@ -5,6 +5,8 @@
  *   0x00400000  user window (U, RW)                    the same page table
  *   0xC0000000  the kernel's direct map of lowmem      nothing
  *               (supervisor)
+ *   0xF8000000  the physical-memory window             nothing
+ *               (supervisor; kernel/phys_map.h)
  *   0xFFC00000  the fixmap: the entry area             the same page table (supervisor)
  *
  * The fixmap's page table comes from kernel/frames.h and serves the kernel's own directory and

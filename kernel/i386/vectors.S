@@ -3,15 +3,16 @@
  * kernel/i386/entry.S come first and last).
  *
  * kernel_entry is where every stub jumps, with the kernel's CR3, ring 3's EAX, the stub's
- * vector and error code on top of the CPU's frame. A trap from ring 3 is on the entry stack:
- * its frame moves to the top of the kernel stack (entry_percpu.kernel_stack_top), so the entry
- * stack only ever holds what ring 3 gave. alltraps saves the segment registers and pusha's,
- * switches to the kernel data segment and calls trap(struct trapframe *) (kernel/i386/trap.h
- * has the layout). trapret undoes it.
+ * vector and error code on top of the CPU's frame. A trap from ring 3 is on the CPU's entry
+ * stack: its frame moves to the top of the CPU's kernel stack (entry_percpu.kernel_stack_top,
+ * the struct DR0 points at), so the entry stack only ever holds what ring 3 gave. alltraps
+ * saves the segment registers and pusha's, switches to the kernel data segment and calls
+ * trap(struct trapframe *) (kernel/i386/trap.h has the layout). trapret undoes it.
  *
- * user_enter(tf) saves the kernel's callee-saved registers and stack pointer and "returns"
- * through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
- * trap taken in ring 3, drops that trap's stack and returns status from user_enter.
+ * user_enter(tf) saves the kernel's callee-saved registers and stack pointer (in the CPU's
+ * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3.
+ * arch_user_exit(status), called from a trap taken in ring 3, drops that trap's stack and
+ * returns status from user_enter.
  *
  * Until alltraps reloads them DS and ES may be ring 3's: flat, base 0, so kernel variables
  * read the same through them.
@@ -30,9 +31,11 @@ kernel_entry:
 	jz 2f
 	/* From ring 3, on the entry stack: note where, then move the frame to the kernel stack
 	 * with EAX (saved by the stub) and ECX (saved here, on the entry stack) as scratch. */
-	movl %esp, entry_percpu + PERCPU_USER_ENTRY_SP
 	pushl %ecx
-	MOVE_FRAME ENTRY_FRAME_WORDS, entry_percpu + PERCPU_KERNEL_STACK
+	movl %dr0, %ecx
+	leal 4(%esp), %eax
+	movl %eax, PERCPU_USER_ENTRY_SP(%ecx)
+	MOVE_FRAME ENTRY_FRAME_WORDS, PERCPU_KERNEL_STACK(%ecx)
 	jmp alltraps
 2:	popl %eax
 alltraps:
@@ -57,7 +60,10 @@ trapret:
 	popl %es
 	popl %ds
 	addl $8, %esp /* vector number and error code */
-	RETURN_FROM_TRAP entry_percpu + PERCPU_ENTRY_STACK, entry_percpu + PERCPU_EXIT_STUB
+	/* The exit stub is in the code page every CPU shares: the boot CPU's word for it holds
+	 * every CPU's. */
+	RETURN_FROM_TRAP PERCPU_ENTRY_STACK(%eax), entry_percpu + PERCPU_EXIT_STUB, \
+		"movl %dr0, %eax"
 
 /* int user_enter(struct trapframe *tf) */
 	.globl user_enter
@@ -66,7 +72,8 @@ user_enter:
 	pushl %ebx
 	pushl %esi
 	pushl %edi
-	movl %esp, kernel_saved_esp
+	movl %dr0, %eax
+	movl %esp, PERCPU_KERNEL_SAVED_SP(%eax)
 	movl 20(%esp), %esp
 	jmp trapret
 
@@ -74,16 +81,12 @@ user_enter:
 	.globl arch_user_exit
 arch_user_exit:
 	movl 4(%esp), %eax
-	movl kernel_saved_esp, %esp
+	movl %dr0, %ecx
+	movl PERCPU_KERNEL_SAVED_SP(%ecx), %esp
 	popl %edi
 	popl %esi
 	popl %ebx
 	popl %ebp
 	ret
-
-	.bss
-	.p2align 2
-kernel_saved_esp:
-	.skip 4
 
 	.section .note.GNU-stack, "", @progbits

@@ -5,6 +5,7 @@
  * No IST stacks: every trap runs on rsp0 (the entry stack) from ring 3 or on the current stack
  * in ring 0, and a double fault in the kernel is a panic (or a triple fault) either way.
  */
+#include "arch/x86/sysregs.h"
 #include "kernel/cpu_tables.h"
 #include "kernel/descriptor.h"
 
@@ -29,11 +30,6 @@ uintptr_t cpu_tss_ring0_stack(const struct cpu_tables *t)
 	for (unsigned i = 0; i < sizeof(t->tss.ist) / sizeof(t->tss.ist[0]); i++)
 		others |= t->tss.ist[i];
 	return others ? 0 : t->tss.rsp[0];
-}
-
-static void wrmsr(uint32_t msr, uint64_t value)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
 }
 
 void cpu_tables_build_gdt_tss(uint64_t *gdt, cpu_tss_t *tss, uintptr_t tss_alias,
@@ -77,4 +73,10 @@ void cpu_entry_register_init(const struct entry_percpu *percpu)
 {
 	wrmsr(MSR_GS_BASE, (uintptr_t)percpu);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
+}
+
+/* In the kernel GS holds the kernel's base (ring 3's is parked in IA32_KERNEL_GS_BASE). */
+struct entry_percpu *cpu_entry_register_read(void)
+{
+	return (struct entry_percpu *)(uintptr_t)rdmsr(MSR_GS_BASE);
 }

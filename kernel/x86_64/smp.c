@@ -19,13 +19,6 @@
 
 static uintptr_t boot_cr4;
 
-static uint64_t rdmsr(uint32_t msr)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return (uint64_t)hi << 32 | lo;
-}
-
 /* 2 MiB around the APIC in the direct map. pt_map maps write-back (PAT 0); the firmware's
  * MTRRs make the APIC range uncached whatever the page says (SDM Vol. 3A, 11.5.2.2). */
 volatile uint32_t *arch_lapic_map(uint32_t phys)

@@ -3,17 +3,18 @@
  * kernel/x86_64/entry.S come first and last).
  *
  * kernel_entry is where every stub jumps, with the kernel's CR3 and GS, the stub's error code
- * and vector on top of the CPU's frame. A trap from ring 3 is on the entry stack: its frame
- * moves to the top of the kernel stack (entry_percpu.kernel_stack_top), so the entry stack only
- * ever holds what ring 3 gave. alltraps saves the general registers and calls
- * trap(struct trapframe *) (kernel/x86_64/trap.h has the layout); trapret undoes it. Long
- * mode pushes SS and RSP on every trap and aligns the stack to 16 bytes first, so the frame has
- * one shape. The segment registers are not saved: long mode ignores DS and ES, IRETQ to ring 3
- * clears kernel selectors from them, and FS and GS are only bases.
+ * and vector on top of the CPU's frame. A trap from ring 3 is on the CPU's entry stack: its
+ * frame moves to the top of the CPU's kernel stack (entry_percpu.kernel_stack_top, at the GS
+ * base), so the entry stack only ever holds what ring 3 gave. alltraps saves the general
+ * registers and calls trap(struct trapframe *) (kernel/x86_64/trap.h has the layout); trapret
+ * undoes it. Long mode pushes SS and RSP on every trap and aligns the stack to 16 bytes first,
+ * so the frame has one shape. The segment registers are not saved: long mode ignores DS and ES,
+ * IRETQ to ring 3 clears kernel selectors from them, and FS and GS are only bases.
  *
- * user_enter(tf) saves the kernel's callee-saved registers and stack pointer and "returns"
- * through trapret into the frame tf describes: ring 3. arch_user_exit(status), called from a
- * trap taken in ring 3, drops that trap's stack and returns status from user_enter.
+ * user_enter(tf) saves the kernel's callee-saved registers and stack pointer (in the CPU's
+ * entry_percpu) and "returns" through trapret into the frame tf describes: ring 3.
+ * arch_user_exit(status), called from a trap taken in ring 3, drops that trap's stack and
+ * returns status from user_enter.
  *
  * RIP-relative addressing only, so the same code serves the kernel-model and the PIE build.
  */
@@ -82,7 +83,7 @@ user_enter:
 	pushq %r13
 	pushq %r14
 	pushq %r15
-	movq %rsp, kernel_saved_rsp(%rip)
+	movq %rsp, %gs:PERCPU_KERNEL_SAVED_SP
 	movq %rdi, %rsp
 	jmp trapret
 
@@ -90,7 +91,7 @@ user_enter:
 	.globl arch_user_exit
 arch_user_exit:
 	movl %edi, %eax
-	movq kernel_saved_rsp(%rip), %rsp
+	movq %gs:PERCPU_KERNEL_SAVED_SP, %rsp
 	popq %r15
 	popq %r14
 	popq %r13
@@ -98,10 +99,5 @@ arch_user_exit:
 	popq %rbx
 	popq %rbp
 	ret
-
-	.bss
-	.p2align 3
-kernel_saved_rsp:
-	.skip 8
 
 	.section .note.GNU-stack, "", @progbits

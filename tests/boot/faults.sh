@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
 # kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
-# fault-cases.sh through matrix.sh, then the one fault the boot loader itself catches.
+# fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
+# compressed copies), then the one fault the boot loader itself catches.
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,19 +20,22 @@ patch "$img" "$FAULTS/table-bad-kind.img" --flip relocs:0 --crc
 patch "$img" "$FAULTS/table-bad-count.img" --flip relocs:1 --crc
 # A payload cut to its first page: the table's fields now lie past the kernel's end.
 patch "$img" "$FAULTS/table-past-end.img" --set payload_file_size=0x1000 \
-	--set payload_stored_size=0x1000 --set payload_mem_size=0x1000 --crc
+	--set payload_stored_size=0x1000 --set payload_mem_size=0x1000 --sums --crc
 patch "$img" "$FAULTS/header-file-size.img" --add image_file_size=4096 --crc
 patch "$img" "$FAULTS/header-payload-size.img" --add payload_file_size=0x100000 \
 	--add payload_stored_size=0x100000 --crc
-# Compressed payloads (docs/reliability.md): a flipped stored byte fails the CRC; with the CRC
-# recomputed it must still be refused, by the decoder or the frame's content checksum.
+# Compressed images (docs/reliability.md): a flipped stored byte of the payload fails its sums
+# before anything is decoded, one of the table the CRC. With the sums and the CRC redone, a
+# frame cut short must still be refused by the decoder: the payload's after its first blocks
+# were decoded (and relocated), the table's before the payload is touched.
 for c in zstd lz4; do
 	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped.img" --flip payload:2000
-	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-flipped-crc.img" --flip payload:2000 --crc
-	# The frame's last byte (its content checksum): everything decodes, then the sum refuses.
-	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-sum-flipped.img" --flip payload:-1 --crc
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-table-flipped.img" --flip relocs:2
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-cut.img" --add payload_stored_size=-8 --sums --crc
+	patch "$B/i386/kernel-$c.img" "$FAULTS/$c-table-cut.img" --add relocs_stored_size=-2 --crc
 done
-patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --crc
+patch "$img" "$FAULTS/header-relocs-size.img" --add relocs_size=64 --add relocs_stored_size=64 \
+	--crc
 patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size - 4096))
 # The stub's own code, rodata and data: its entry checks them before anything else runs.
 patch "$img" "$FAULTS/stub-code.img" --flip stub:200
@@ -44,7 +48,7 @@ patch "$img" "$FAULTS/header-data-size.img" --add handoff_data_size=64 --crc
 patch "$img" "$FAULTS/header-memory-size.img" --set memory_size=0xc800000 --crc
 # Bases from 32 MiB make every slide non-zero, so a field near 2^32 must overflow.
 "$B/bin/kslide-pack" --min 32M -o "$FAULTS/min-32m.img" "$B/i386/kernel.elf" || exit 1
-patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00 --crc
+patch "$FAULTS/min-32m.img" "$FAULTS/table-overflow.img" --last-field 0xffffff00 --sums --crc
 "$B/bin/kslide-pack" --min 768M -o "$FAULTS/min-768m.img" "$B/i386/kernel.elf" || exit 1
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-table-bad-kind.img" --flip relocs:0 --crc
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-header-file-size.img" --add image_file_size=4096 \
@@ -57,7 +61,7 @@ head -c 60M /dev/urandom >"$FAULTS/module-60m.bin"
 echo "0x$(gzip -c "$FAULTS/module-60m.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" \
 	>"$FAULTS/module-60m.crc"
 
-"$here/matrix.sh" "$B" "$here/fault-cases.sh"
+"$here/matrix.sh" -z "$B" "$here/fault-cases.sh"
 status=$?
 
 # A file shorter than its Multiboot header says: the loader refuses it, the stub never runs.

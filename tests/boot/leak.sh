@@ -1,8 +1,12 @@
 #!/bin/bash
 # The leak test, judged from the host: boot selftest=leak at several bases, with UMIP on
-# (-cpu max) and off (i386: qemu32, x86-64: qemu64), and require of the unprivileged
-# process's view (its "leak:" lines) that
-#   - it is byte for byte the same at every base (nothing in it depends on the slide),
+# (-cpu max) and off (i386: qemu32, x86-64: qemu64), on a machine of several CPUs (-smp 4),
+# each boot running every process on the next CPU in turn (ring3_cpu=N: boot i on CPU i mod
+# CPUS, which the kernel names with the APIC ID that CPU read of itself, QEMU's number for
+# it), and require of the unprivileged process's view (its "leak:" lines) that
+#   - it is byte for byte the same at every base and on every CPU (nothing in it depends on
+#     the slide or the CPU; SGDT without UMIP shows the CPU's own GDT alias, checked against
+#     what the kernel says it is and then compared as "the CPU's GDT"),
 #   - no number in it lies in the kernel image at that boot, virtually or physically, or
 #     equals the slide,
 #   - its unslid kallsyms are exactly the symbols of nm on kernel.elf,
@@ -18,26 +22,38 @@
 #
 # bash, not sh: x86-64 addresses exceed 2^63, which dash clamps and bash wraps; every
 # comparison below is of a difference, which wrapping keeps right.
-# usage: leak.sh [-a i386|x86_64] [-k KERNEL] BUILD_DIR [BOOTS_PER_CPU]
+# usage: leak.sh [-a i386|x86_64] [-k KERNEL] [-S CPUS] [-c CODEC] BUILD_DIR [BOOTS_PER_CPU_MODEL]
 #   -k KERNEL  which build of the arch: BUILD_DIR/ARCH/KERNEL.elf and its images KERNEL.img
 #              and KERNEL-4k.img (default kernel; x86-64 also has kernel-pie)
+#   -S CPUS    the machine's CPUs (default 4); BOOTS_PER_CPU_MODEL of at least CPUS runs
+#              processes on each of them
+#   -c CODEC   boot the compressed copies KERNEL-CODEC.img and KERNEL-4k-CODEC.img (zstd,
+#              lz4; mk/compress.mk) instead: the same kernel, decoded by the stub
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-arch=i386 kernel=kernel
+arch=i386 kernel=kernel smp=4
 [ "${1:-}" = -a ] && { arch=$2; shift 2; }
 [ "${1:-}" = -k ] && { kernel=$2; shift 2; }
+[ "${1:-}" = -S ] && { smp=$2; shift 2; }
+codec=""
+[ "${1:-}" = -c ] && { codec=-$2; shift 2; }
 B=$1
-boots=${2:-3}
+boots=${2:-4}
 elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
 window_start=0xffc00000 window_end=0xfffff000 # kernel/i386/layout.h ENTRY_WINDOW_*
+# At 1G QEMU's ACPI tables lie above the i386 kernel's 896 MiB direct map: the APs are found
+# through its physical-memory window (kernel/phys_map.c).
+mem=1G
 if [ "$arch" = x86_64 ]; then
 	cpus="max qemu64"
 	window_start=0xffffffffff000000 window_end=0xfffffffffffff000
+	mem=1G
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-leak.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 : >"$work/hashes"
+: >"$work/ring3-cpus"
 : >"$work/entries"
 passed=0 failed=0 n=0
 
@@ -101,15 +117,17 @@ normalize() {
 }
 
 # One boot per CPU at 4 KiB alignment: a missing image is a failure, not a quiet skip.
-img4k=$B/$arch/$kernel-4k.img
+img4k=$B/$arch/$kernel-4k$codec.img
 [ -f "$img4k" ] && result OK "$img4k is there for the 4 KiB boots" ||
 	result FAIL "$img4k is missing: the first boot per CPU is at 2 MiB instead (make check builds it)"
 
-# boot CPU INDEX: one boot into $work/CPU.INDEX.log; prints "virt phys vslide pslide".
+# boot CPU INDEX RING3: one boot into $work/CPU.INDEX.log, every process on CPU RING3; prints
+# "virt phys vslide pslide".
 boot() {
-	local log=$work/$1.$2.log img=$B/$arch/$kernel.img
+	local log=$work/$1.$2.log img=$B/$arch/$kernel$codec.img
 	[ "$2" = 0 ] && [ -f "$img4k" ] && img=$img4k
-	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m 1G -A selftest=leak -l "$log" \
+	"$here/qemu-boot.sh" -a "$arch" -c "$1" -m "$mem" -S "$smp" -t 60 \
+		-A "selftest=leak ring3_cpu=$3" -l "$log" \
 		-e '^kslide-selftest: [0-9]+ passed, 0 failed' "$img" >/dev/null 2>"$work/err" ||
 		{ cat "$work/err" >&2; return 1; }
 	tr -d '\r' <"$log" >"$log.txt"
@@ -129,7 +147,7 @@ for cpu in $cpus; do
 	got=0 tries=0 bases="" seen=" "
 	while [ "$got" -lt "$boots" ] && [ "$tries" -lt $((boots * 3)) ]; do
 		tries=$((tries + 1))
-		set -- $(boot "$cpu" "$got")
+		set -- $(boot "$cpu" "$got" $((got % smp)))
 		[ $# -eq 4 ] || { result FAIL "$cpu: boot $got passes selftest=leak"; continue; }
 		case $seen in *" $1 "*) continue ;; esac
 		in_range "$start" "$1" || in_range "$1" "$start" && continue
@@ -169,6 +187,31 @@ for cpu in $cpus; do
 		grep -q "^kernel: umip=$umip kptr_restrict=1 dmesg_restrict=1 " "$log.txt" &&
 			result OK "$cpu boot $i ($where): $what" ||
 			result FAIL "$cpu boot $i: $what"
+
+		# "selftest: ring 3 on cpu N, APIC ID A, gdt=ADDR": the CPU asked for, by QEMU's
+		# number for it; without UMIP, SGDT in the view is its GDT, which the comparison
+		# across boots (and so CPUs) then takes as "the CPU's GDT".
+		ring3=$((i % smp))
+		pinned=$(sed -n 's/^selftest: ring 3 on cpu \([0-9]*\), APIC ID \([0-9]*\), gdt=\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$log.txt")
+		set -- $pinned
+		what="$cpu boot $i: every process on cpu $ring3, APIC ID $ring3"
+		if [ $# -eq 3 ] && [ "$1" = "$ring3" ] && [ "$2" = "$ring3" ]; then
+			result OK "$what"
+			echo "$cpu $1" >>"$work/ring3-cpus"
+			gdt=$3
+		else
+			result FAIL "$what (the kernel says '$pinned')"
+			gdt=none
+		fi
+		sgdt=$(sed -n 's/^leak: sgdt base=\(0x[0-9a-f]*\) .*/\1/p' "$view.raw")
+		what="$cpu boot $i: SGDT from ring 3 is its CPU's GDT alias, or faults under UMIP"
+		if { [ "$umip" = on ] && [ -z "$sgdt" ]; } ||
+			{ [ "$umip" = off ] && [ "$sgdt" = "$gdt" ]; }; then
+			result OK "$what${sgdt:+ ($sgdt)}"
+		else
+			result FAIL "$what (SGDT '$sgdt', the kernel's '$gdt')"
+		fi
+		sed -i 's/^leak: sgdt base=[^ ]*/leak: sgdt base=(the CPU'"'"'s GDT)/' "$view"
 
 		if [ "$i" -gt 0 ]; then
 			what="$cpu boot $i: unprivileged view identical to boot 0"
@@ -216,6 +259,14 @@ for cpu in $cpus; do
 			result FAIL "$cpu boot $i: %p hash stable in the boot and no address ($h)"
 		fi
 	done
+done
+
+# Every CPU ran some boot's processes, under each CPU model.
+for cpu in $cpus; do
+	want=$(seq 0 $((smp - 1)) | tr '\n' ' ')
+	ran=$(sed -n "s/^$cpu //p" "$work/ring3-cpus" | sort -un | tr '\n' ' ')
+	what="$cpu: ring 3 ran on every one of the $smp CPUs (the views above agree)"
+	[ "$ran" = "$want" ] && result OK "$what" || result FAIL "$what (ran on: ${ran:-none})"
 done
 
 # UMIP may change what the five instructions do and nothing else.

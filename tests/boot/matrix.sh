@@ -1,7 +1,9 @@
 #!/bin/sh
 # Run files of boot cases (see i386-cases.sh; arguments are shell words, quoted as needed) in parallel: one TAP-style line per case, then
-# "boot: N passed, M failed".
-# usage: matrix.sh BUILD_DIR CASES_FILE...
+# "boot: N passed, M failed". With -z every case that boots a reference image
+# (BUILD_DIR/ARCH/kernel[-pie][-4k|-high].img) runs twice more, named "zstd: ..." and
+# "lz4: ...", on the image's compressed copies (mk/compress.mk): the same expectations hold.
+# usage: matrix.sh [-z] BUILD_DIR CASES_FILE...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -20,6 +22,8 @@ if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
 	exit 0
 fi
 
+compressed=""
+[ "${1:-}" = -z ] && { compressed="zstd lz4"; shift; }
 B=$1
 shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-matrix.XXXXXX")
@@ -49,7 +53,13 @@ for f in "$@"; do
 	B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
 		PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
 		MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
-done >"$work/cases"
+done >"$work/cases.plain"
+# The cases again on the compressed copies: the reference image a case boots (its first, if
+# it names several), renamed.
+ref='^([^	]*)	(.*/(i386|x86_64)/kernel(-pie)?(-4k|-high)?)\.img([ '"'"'"]|$)'
+for codec in $compressed; do
+	sed -E -n "s#$ref#$codec: \1	\2-$codec.img\6#p" "$work/cases.plain"
+done | cat "$work/cases.plain" - >"$work/cases"
 
 count=$(wc -l <"$work/cases")
 seq 1 "$count" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$0" --one "$work" {}

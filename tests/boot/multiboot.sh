@@ -7,7 +7,7 @@
 # line without kslide's words; the packed kernel must run where the stub says it put it, at
 # bases that differ across boots. And the kslide-aware path: the i386 reference kernel packed
 # with --handoff multiboot finds kslide's boot info (ECX under Multiboot 1, kslide's tag under
-# Multiboot 2) and passes its self-check.
+# Multiboot 2) and passes its self-check, from the plain image and from its compressed copies.
 #   Multiboot 1: QEMU's own loader (-kernel), two CPU models and memory sizes.
 #   Multiboot 2: GRUB (multiboot2 + module2) under SeaBIOS and OVMF, with a VGA card so GRUB
 #   can set the framebuffer the kernel asks for.
@@ -17,7 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 B=$1
 E=$B/examples
 REF=$B/i386/kernel-multiboot.img
-for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" "$REF"; do
+for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" "$REF" "${REF%.img}-zstd.img" \
+	"${REF%.img}-lz4.img"; do
 	[ -f "$f" ] || { echo "multiboot: $f is missing: run make check" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-multiboot.XXXXXX") || exit 1
@@ -112,9 +113,12 @@ for k in elf img; do
 	boot mb2-bios-$k -D -V -c max -t 60 -m 256M "$work/mb2-$k.iso"
 	boot mb2-uefi-$k -D -U -V -t 120 -m 256M "$work/mb2-$k.iso"
 done
-"$here/../../scripts/mkiso.sh" -o "$work/ref.iso" "$REF" "$work/module.bin" || exit 1
-boot ref-mb1 -c max -m 1G -I "$work/module.bin $MODULE_ARGS" "$REF"
-boot ref-mb2 -D -c max -t 60 -m 256M "$work/ref.iso"
+for c in "" -zstd -lz4; do
+	"$here/../../scripts/mkiso.sh" -o "$work/ref$c.iso" "${REF%.img}$c.img" "$work/module.bin" ||
+		exit 1
+	boot ref-mb1$c -c max -m 1G -I "$work/module.bin $MODULE_ARGS" "${REF%.img}$c.img"
+	boot ref-mb2$c -D -c max -t 60 -m 256M "$work/ref$c.iso"
+done
 wait
 judge "Multiboot 2, GRUB BIOS" "$work/mb2-bios-elf.log" "$work/mb2-bios-img.log" "$mb2/kernel.elf"
 judge "Multiboot 2, GRUB UEFI" "$work/mb2-uefi-elf.log" "$work/mb2-uefi-img.log" "$mb2/kernel.elf"
@@ -128,16 +132,19 @@ for k in bios-img uefi-img; do
 done
 
 # kslide-aware: the reference kernel's own checks, its boot info found the documented way.
-for run in "ref-mb1:ECX, with EDX = KSLIDE_BOOT_MAGIC, under Multiboot 1" \
-	"ref-mb2:kslide's tag in the Multiboot 2 information"; do
-	log=$work/${run%%:*}.log how=${run#*:}
-	if grep -aqF "kernel: boot info from $how" "$log" &&
-		grep -aq '^kernel: self-check passed' "$log" && grep -aq 'module 0 at .* intact' "$log"; then
-		ok "reference kernel, --handoff multiboot: boot info from $how; self-check passed"
-	else
-		not_ok "reference kernel, --handoff multiboot (${run%%:*}): no boot info from $how, or its self-check failed"
-		sed 's/^/#  | /' "$log" | grep -av '^#  | .\[' | tail -n 15
-	fi
+for c in "" -zstd -lz4; do
+	for run in "ref-mb1:ECX, with EDX = KSLIDE_BOOT_MAGIC, under Multiboot 1" \
+		"ref-mb2:kslide's tag in the Multiboot 2 information"; do
+		log=$work/${run%%:*}$c.log how=${run#*:}
+		if grep -aqF "kernel: boot info from $how" "$log" &&
+			grep -aq '^kernel: self-check passed' "$log" &&
+			grep -aq 'module 0 at .* intact' "$log"; then
+			ok "reference kernel${c:+ (${c#-})}, --handoff multiboot: boot info from $how; self-check passed"
+		else
+			not_ok "reference kernel${c:+ (${c#-})}, --handoff multiboot (${run%%:*}): no boot info from $how, or its self-check failed"
+			sed 's/^/#  | /' "$log" | grep -av '^#  | .\[' | tail -n 15
+		fi
+	done
 done
 
 # The three QEMU boots of the same kernel and machine class must not all land alike.

@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Make a damaged copy of a packed kslide image, for the fault-injection boot tests.
 
-Operations apply in order; the header's CRC-32 (zlib's, the same IEEE CRC as lib/crc32.c) is
-recomputed only with --crc, so a test chooses whether the checksum or a later check must catch
-the damage. Header layout: include/kslide/image.h; Multiboot a.out-kludge header at offset 0.
+Operations apply in order; the payload's word sums (lib/word_sums.h) are recomputed only with
+--sums and the header's CRC-32 (zlib's, the same IEEE CRC as lib/crc32.c; it covers the
+header, sums included, so --sums comes first) only with --crc, so a test chooses whether a
+checksum or a later check must catch the damage. Header layout: include/kslide/image.h;
+Multiboot a.out-kludge header at offset 0.
 
 usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
-                             [--mb FIELD=VALUE] [--truncate BYTES] [--crc]
-  --flip PART:N       invert byte N of the payload, of the relocation table, or of the stub's
-                      self-checked part (from the end of the kslide header; a negative N counts
-                      back from the payload, which follows the stub within 16 bytes; for the
-                      payload, a negative N counts back from its stored end)
-  --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches
+                             [--mb FIELD=VALUE] [--truncate BYTES] [--sums] [--crc]
+  --flip PART:N       invert byte N of the payload or relocation table as stored, or of the
+                      stub's self-checked part (from the end of the kslide header; a negative N
+                      counts back from the payload, which follows the stub within 16 bytes; for
+                      the payload, a negative N counts back from its stored end)
+  --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches (an
+                      uncompressed image's)
   --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
 """
 import struct
@@ -31,8 +34,9 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("handoff_data_offset", 152, "<Q"), ("handoff_data_size", 160, "<Q"),
           ("handoff", 168, "<I"), ("stub_sum", 172, "<I"), ("stub_sum_of_sums", 176, "<I"),
           ("checksum", 180, "<I"), ("payload_codec", 184, "<I"),
-          ("payload_stored_size", 192, "<Q")]
-HEADER_SIZE = 200
+          ("payload_stored_size", 192, "<Q"), ("relocs_stored_size", 200, "<Q"),
+          ("payload_sum", 208, "<I"), ("payload_sum_of_sums", 212, "<I")]
+HEADER_SIZE = 216
 CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
@@ -63,16 +67,33 @@ def checksum(img, hdr):
     header = bytearray(img[hdr:hdr + HEADER_SIZE])
     struct.pack_into("<I", header, CHECKSUM, 0)
     crc = zlib.crc32(header)
-    for start, size in (("payload_offset", "payload_stored_size"),
-                        ("relocs_offset", "relocs_size"),
+    for start, size in (("relocs_offset", "relocs_stored_size"),
                         ("handoff_data_offset", "handoff_data_size")):
         a, n = get(img, hdr, start), get(img, hdr, size)
         crc = zlib.crc32(img[a:a + n], crc)
     return crc
 
 
+def word_sums(data):
+    """lib/word_sums.h: the 32-bit words' sum and the sum of the running sums, mod 2^32, the
+    last word padded with zeros (tests/fuzz/make_seeds.py uses this one too)."""
+    data = bytes(data) + bytes(-len(data) % 4)
+    s = t = 0
+    for (w,) in struct.iter_unpack("<I", data):
+        s = (s + w) & 0xffffffff
+        t = (t + s) & 0xffffffff
+    return s, t
+
+
+def payload_sums(img, hdr):
+    """The word sums of the stored payload."""
+    a = get(img, hdr, "payload_offset")
+    return word_sums(img[a:a + get(img, hdr, "payload_stored_size")])
+
+
 def last_field(img, hdr):
-    """Payload offset of the last field of the table's last group (lib/reloc.h format)."""
+    """Payload offset of the last field of the table's last group (lib/reloc.h format; an
+    uncompressed table)."""
     pos, end = get(img, hdr, "relocs_offset"), get(img, hdr, "relocs_offset") + get(
         img, hdr, "relocs_size")
 
@@ -110,7 +131,7 @@ def main(argv):
     ops = argv[3:]
     while ops:
         op = ops.pop(0)
-        arg = ops.pop(0) if op != "--crc" and ops else None
+        arg = ops.pop(0) if op not in ("--crc", "--sums") and ops else None
         if op == "--set":
             name, value = arg.split("=")
             put(img, hdr, name, int(value, 0))
@@ -135,6 +156,10 @@ def main(argv):
             struct.pack_into("<I", img, MULTIBOOT[name], int(value, 0) & 0xffffffff)
         elif op == "--truncate":
             del img[int(arg, 0):]
+        elif op == "--sums":
+            s, t = payload_sums(img, hdr)
+            put(img, hdr, "payload_sum", s)
+            put(img, hdr, "payload_sum_of_sums", t)
         elif op == "--crc":
             put(img, hdr, "checksum", checksum(img, hdr))
         else:

@@ -8,6 +8,14 @@
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
 #   -N REGEX   ... and must not match this one (repeatable)
 #   -S CPUS    give the machine this many CPUs (QEMU's -smp; default 1)
+#   -M MACHINE QEMU's machine type (default pc; q35 has the ICH9 chipset)
+#   -g PROP    a device property, as QEMU's -global takes it (repeatable)
+#   -W WAKES   the guest suspends to RAM: wake it each time QEMU reports it suspended (QMP
+#              system_wakeup, tests/boot/qmp-wake.py); the run must see at least WAKES
+#              wake-ups and exactly one kslide line (a wake that rebooted would print another)
+#   -R COUNT   ring 3's SIDT, SGDT, SLDT and STR ("leak: sidt ..." lines, printed where UMIP
+#              is off) must each be printed COUNT times, always the same, and SIDT's base
+#              must be the IDT alias the kernel announced ("kernel: ... idt=")
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
 #   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
@@ -22,9 +30,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga="" linux=false cpus=1
+disc=false uefi=false vga="" linux=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:FHDUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:W:R:FHDUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -38,6 +46,10 @@ $OPTARG" ;;
 	l) log=$OPTARG ;;
 	I) initrd=$OPTARG ;;
 	S) cpus=$OPTARG ;;
+	M) machine=$OPTARG ;;
+	g) globals="$globals -global $OPTARG" ;;
+	W) wakes=$OPTARG ;;
+	R) views=$OPTARG ;;
 	F) want=3 ;;
 	H) want=124 ;;
 	D) disc=true ;;
@@ -60,8 +72,9 @@ if [ -z "$log" ]; then
 	log=$(mktemp "${TMPDIR:-/tmp}/kslide-boot.XXXXXX")
 	own_log=$log
 fi
-vars=""
-trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"' EXIT
+vars="" qmp_dir=""
+trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"
+	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"' EXIT
 
 if $disc; then
 	set -- -cdrom "$image"
@@ -76,11 +89,22 @@ else
 	set -- -kernel "$image" -append "$append"
 	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
 fi
-timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M pc -cpu "$cpu" -m "$mem" \
-	-smp "$cpus" \
+waker=""
+if [ -n "$wakes" ]; then
+	# QEMU waits for the waker to connect before it runs the guest: no event goes unseen.
+	qmp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-qmp.XXXXXX") || exit 2
+	python3 "$(dirname "$0")/qmp-wake.py" "$qmp_dir/qmp.sock" "$qmp_dir/wakes" &
+	waker=$!
+	set -- "$@" -qmp "unix:$qmp_dir/qmp.sock,server=on,wait=on"
+fi
+# shellcheck disable=SC2086 # $globals is a list of words
+timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M "$machine" -cpu "$cpu" \
+	-m "$mem" -smp "$cpus" $globals \
 	"$@" $vga -display none -monitor none -no-reboot \
 	-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 status=$?
+# The waker ends when QEMU closes the socket (or after 30 s if it never opened it).
+[ -n "$waker" ] && wait "$waker"
 # Boot loaders end their lines with CR LF and leave a CR before the kernel's first line.
 tr -d '\r' <"$log" >"$log.lf" && cat "$log.lf" >"$log" && rm -f "$log.lf"
 
@@ -136,5 +160,20 @@ fi
 line=$(grep -a '^kslide: base=' "$log")
 [ -n "$line" ] || fail "no kslide line"
 check_expects
+if [ -n "$views" ]; then
+	for insn in sidt sgdt sldt str; do
+		[ "$(grep -ac "^leak: $insn " "$log")" -eq "$views" ] ||
+			fail "ring 3's $insn not printed $views times"
+		[ "$(grep -a "^leak: $insn " "$log" | sort -u | wc -l)" -eq 1 ] ||
+			fail "ring 3's $insn changed"
+	done
+	idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$log")
+	grep -aq "^leak: sidt base=$idt " "$log" || fail "ring 3's SIDT is not the alias $idt"
+fi
+if [ -n "$wakes" ]; then
+	woke=$(cat "$qmp_dir/wakes" 2>/dev/null || echo 0)
+	[ "$woke" -ge "$wakes" ] || fail "QEMU woke the guest $woke times, not $wakes"
+	[ "$(echo "$line" | wc -l)" -eq 1 ] || fail "the stub ran again: a wake-up rebooted"
+fi
 $linux && check_linux
 echo "$line"

@@ -4,8 +4,8 @@
 Regions of the image file (include/kslide/image.h, the stub's linker script): the Multiboot
 headers before the kslide header, the kslide header (CRC-32), the stub's self-checked part
 (its sums in the header; the verifier, the stub's first instructions, lies inside it and is
-counted apart: it may skip its own check), the payload and the
-relocation table (CRC-32), plus truncations. Each sampled byte is XORed with a random non-zero
+counted apart: it may skip its own check), the payload as stored (its sums in the header) and
+the relocation table as stored (CRC-32), plus truncations. Each sampled byte is XORed with a random non-zero
 mask. Each boot is one of:
   refused   a "kslide: error:" line (or QEMU's loader refusing the file), no kernel started
   passed    the kernel's self-check passed and the stub's entropy line equals the intact
@@ -37,8 +37,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 MAGIC = b"KSLIDEIM"
-HEADER_SIZE = 184  # struct kslide_image_header
-PAYLOAD_OFFSET, PAYLOAD_FILE_SIZE, RELOCS_OFFSET, RELOCS_SIZE = 32, 40, 56, 64
+# struct kslide_image_header (include/kslide/image.h): header_size, and where the payload and the
+# relocation table lie as stored.
+HEADER_SIZE, PAYLOAD_OFFSET, RELOCS_OFFSET = 12, 32, 56
+PAYLOAD_STORED_SIZE, RELOCS_STORED_SIZE = 192, 200
 LOAD_ADDRESS = 0x100000  # where the stub is linked and the loader puts the image
 ESCAPES = ("ENTROPY", "FAILED", "HUNG", "REBOOTED")
 CLASSES = ("refused", "passed") + ESCAPES
@@ -72,14 +74,15 @@ def verifier_range(stub_elf):
 def regions(img, verifier):
     hdr = img.find(MAGIC)
     q = lambda off: struct.unpack_from("<Q", img, hdr + off)[0]
+    size = struct.unpack_from("<I", img, hdr + HEADER_SIZE)[0]
     payload, relocs = q(PAYLOAD_OFFSET), q(RELOCS_OFFSET)
     v0, v1 = verifier
     return [("multiboot headers (floor)", range(0, hdr)),
-            ("kslide header", range(hdr, hdr + HEADER_SIZE)),
+            ("kslide header", range(hdr, hdr + size)),
             ("verifier (floor)", range(v0, v1)),
-            ("stub, rest", [i for i in range(hdr + HEADER_SIZE, payload) if not v0 <= i < v1]),
-            ("payload", range(payload, payload + q(PAYLOAD_FILE_SIZE))),
-            ("relocation table", range(relocs, relocs + q(RELOCS_SIZE)))]
+            ("stub, rest", [i for i in range(hdr + size, payload) if not v0 <= i < v1]),
+            ("payload", range(payload, payload + q(PAYLOAD_STORED_SIZE))),
+            ("relocation table", range(relocs, relocs + q(RELOCS_STORED_SIZE)))]
 
 
 def boot(args, image, tmp):

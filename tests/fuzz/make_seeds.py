@@ -158,8 +158,8 @@ def reloc_seeds():
 # ---- image: a header at offset 0, then payload and relocation table ----
 # struct kslide_image_header (include/kslide/image.h): magic, version, header_size, flags, arch;
 # 18 64-bit fields from image_file_size to handoff_data_size; handoff, the stub's two sums,
-# checksum, payload_codec, pad; payload_stored_size.
-HEADER = struct.Struct("<8s4I18Q6IQ")
+# checksum, payload_codec, pad; payload_stored_size; relocs_stored_size; the payload's sums.
+HEADER = struct.Struct("<8s4I18Q6IQQ2I")
 IMAGE_H = os.path.join(os.path.dirname(ROOT), os.pardir, os.pardir, "include", "kslide", "image.h")
 
 
@@ -177,21 +177,33 @@ ARCH_I386, HANDOFF_KSLIDE, CODEC_NONE, CODEC_ZSTD = 1, 1, 0, 1
 CHECKSUM_FIELD = 26  # after the 5 leading fields, the 18 64-bit ones, handoff and the 2 sums
 
 
+def word_sums(data):
+    """lib/word_sums.h, as tests/boot/patch-image.py computes it for the boot tests."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(ROOT), os.pardir, "boot", "patch-image.py")
+    spec = importlib.util.spec_from_file_location("patch_image", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.word_sums(data)
+
+
 def image(payload, mem_size, relocs, align=0x200000, entry=0, corrupt=False, codec=CODEC_NONE,
-          decoded_size=None, handoff_data=b""):
-    """A format-4 image: header, payload as stored, relocation table, handoff data."""
+          decoded_size=None, relocs_decoded_size=None, handoff_data=b""):
+    """A format-5 image: header, payload as stored, relocation table as stored, handoff data."""
     payload_offset = HEADER.size
     relocs_offset = payload_offset + len(payload)
     data_offset = relocs_offset + len(relocs)
     total = data_offset + len(handoff_data)
     file_size = len(payload) if decoded_size is None else decoded_size
+    relocs_size = len(relocs) if relocs_decoded_size is None else relocs_decoded_size
     fields = [b"KSLIDEIM", image_version(), HEADER.size, 0, ARCH_I386,
-              total, payload_offset, file_size, mem_size, relocs_offset, len(relocs),
+              total, payload_offset, file_size, mem_size, relocs_offset, relocs_size,
               0x100000, 0x100000, entry, align, 0x1000000, 0xFFFFFFFF, 0, 0, 0,
               mem_size, data_offset, len(handoff_data),
-              HANDOFF_KSLIDE, 0, 0, 0, codec, 0, len(payload)]
+              HANDOFF_KSLIDE, 0, 0, 0, codec, 0, len(payload), len(relocs),
+              *word_sums(payload)]
     crc = zlib.crc32(HEADER.pack(*fields))
-    crc = zlib.crc32(payload + relocs + handoff_data, crc)
+    crc = zlib.crc32(relocs + handoff_data, crc)
     fields[CHECKSUM_FIELD] = crc ^ (1 if corrupt else 0)
     return HEADER.pack(*fields) + payload + relocs + handoff_data
 
@@ -201,9 +213,10 @@ def image_seeds():
     relocs = group(1, [0, 8])
     put("image", "valid", image(payload, 0x2000, relocs))
     put("image", "valid-4k-bss", image(payload, 0x100000, b"", align=0x1000, entry=0x10))
-    # A compressed payload's decoded size is not bounded by the file; the stub decodes it.
+    # A compressed payload's and table's decoded sizes are not bounded by the file; the stub
+    # decodes them.
     put("image", "valid-compressed", image(payload, 0x8000, relocs, codec=CODEC_ZSTD,
-                                           decoded_size=0x4000))
+                                           decoded_size=0x4000, relocs_decoded_size=0x100))
     put("image", "valid-handoff-data", image(payload, 0x2000, relocs, handoff_data=b"HdrS" * 8))
     put("image", "bad-checksum", image(payload, 0x2000, relocs, corrupt=True))
     put("image", "bad-align", image(payload, 0x2000, relocs, align=0x3000))

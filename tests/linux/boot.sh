@@ -29,8 +29,8 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-boot-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
-# mk/linux.mk's LINUX_CMDLINE, which the ISOs carry too.
-CMDLINE="console=ttyS0 quiet panic=-1"
+# The tests' Linux command line, which the ISOs carry too.
+CMDLINE=$(cat "$here/cmdline")
 I386="-L -t 180 -I $L/i386/initramfs.cpio $L/686.img"
 X86_64="-L -a x86_64 -t 180 -I $L/x86_64/initramfs.cpio $L/cloud-amd64.img"
 # Both kernels' link base (the setup header's pref_address, 16 MiB).

@@ -24,9 +24,9 @@ for f in "$image" "$initrd" "$B/bin/kslide-stat" "$B/host/tests/uniformity"; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-# mk/linux.mk's LINUX_CMDLINE.
+# The tests' Linux command line (tests/linux/cmdline).
 if ! JOBS=2 nice "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
-	-A "console=ttyS0 quiet panic=-1" -I "$initrd" "$@" "$image"; then
+	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image"; then
 	for log in "$work"/lines.fail*.log; do # what each failed boot printed, its end
 		echo "uniform: ${log#"$work"/lines.}:"
 		tail -n 40 "$log" | sed 's/^/  /'

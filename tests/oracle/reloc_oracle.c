@@ -431,7 +431,7 @@ static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, siz
 	if (use_move) {
 		memset(moved, UNWRITTEN_BYTE, a->mem_size);
 		status = reloc_move(moved, a->payload, a->file_size, a->mem_size, table, table_size,
-				    delta);
+				    delta, NULL);
 	} else {
 		status = reloc_apply(moved, a->mem_size, table, table_size, delta);
 	}

@@ -171,6 +171,15 @@ expect_fail "missing input" "missing.elf: No such file or directory" "$T/missing
 expect_fail "a directory as input" "kslide-pack: $T: Is a directory" "$T"
 : >"$T/empty"
 expect_fail "empty file" "empty: not an ELF file or a Linux bzImage" "$T/empty"
+# A packed image given back to the packer, of this format or an older one: named as such.
+if [ -e "$B/i386/kernel.img" ]; then
+	expect_fail "a packed image as input: named, with its format" \
+		"kernel.img: a packed kslide image (format version" "$B/i386/kernel.img"
+	python3 "$(dirname "$0")/../boot/patch-image.py" "$B/i386/kernel.img" "$T/format4.img" --set version=4
+	expect_fail "a packed image of format 4 as input: its version named" \
+		"format4.img: a packed kslide image (format version 4; this kslide-pack writes" \
+		"$T/format4.img"
+fi
 printf 'garbage, not a kernel\n' >"$T/garbage"
 expect_fail "garbage" "garbage: not an ELF file" "$T/garbage"
 printf '\177ELF' >"$T/magic-only"

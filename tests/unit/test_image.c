@@ -1,7 +1,7 @@
 /*
  * Unit tests for lib/image.c: a small valid image verifies, its checksum is the CRC-32 of
- * header (checksum as 0), payload, relocs and handoff data, and each broken field is rejected
- * by name.
+ * header (checksum as 0), relocs and handoff data, its payload sums are the word sums of the
+ * stored payload, and each broken field is rejected by name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,20 +17,20 @@
 #include "lib/image.h"
 
 /*
- * The test image, 336 bytes:
+ * The test image, 352 bytes:
  *
- *   0        16                  16+200   224         272        288            312       336
+ *   0        16                  16+216   240         288        304            328       352
  *   | stub   | header            | stub   | payload   | relocs   | handoff data | padding |
  */
-#define IMAGE_BYTES	  336u
+#define IMAGE_BYTES	  352u
 #define HEADER_OFFSET	  16u
-#define PAYLOAD_OFFSET	  224u
+#define PAYLOAD_OFFSET	  240u
 #define PAYLOAD_FILE_SIZE 48u
 #define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
 #define MEMORY_SIZE	  0x5000u /* the kernel uses memory past its bss too */
-#define RELOCS_OFFSET	  272u
+#define RELOCS_OFFSET	  288u
 #define RELOCS_SIZE	  16u
-#define DATA_OFFSET	  288u
+#define DATA_OFFSET	  304u
 #define DATA_SIZE	  24u
 #define LINK_BASE	  0x100000u
 #define PAGE		  0x1000u
@@ -44,26 +44,48 @@ static struct kslide_image_header *header_of(struct image *img)
 	return (struct kslide_image_header *)(img->bytes + HEADER_OFFSET);
 }
 
-/* An independent checksum: one CRC over header (checksum 0) || payload || relocs || data. */
+/* An independent checksum: one CRC over header (checksum 0) || relocs || data. */
 static uint32_t reference_checksum(const struct image *img)
 {
-	uint8_t joined[sizeof(struct kslide_image_header) + PAYLOAD_FILE_SIZE + RELOCS_SIZE +
-		       DATA_SIZE];
+	uint8_t joined[sizeof(struct kslide_image_header) + RELOCS_SIZE + DATA_SIZE];
 	struct kslide_image_header h;
 	memcpy(&h, img->bytes + HEADER_OFFSET, sizeof(h));
 	h.checksum = 0;
 	uint8_t *p = joined;
 	memcpy(p, &h, sizeof(h));
-	memcpy(p += sizeof(h), img->bytes + PAYLOAD_OFFSET, PAYLOAD_FILE_SIZE);
-	memcpy(p += PAYLOAD_FILE_SIZE, img->bytes + RELOCS_OFFSET, RELOCS_SIZE);
+	memcpy(p += sizeof(h), img->bytes + RELOCS_OFFSET, RELOCS_SIZE);
 	memcpy(p += RELOCS_SIZE, img->bytes + DATA_OFFSET, DATA_SIZE);
 	return crc32_update(0, joined, sizeof(joined));
+}
+
+/* The payload sums by their definition: the words, and each word times the number of running
+ * sums it is part of (itself and every later one). */
+static void reference_payload_sums(const struct image *img, uint32_t *sum, uint32_t *sum_of_sums)
+{
+	const uint8_t *p = img->bytes + PAYLOAD_OFFSET;
+	size_t words = (PAYLOAD_FILE_SIZE + 3) / 4;
+	*sum = *sum_of_sums = 0;
+	for (size_t i = 0; i < words; i++) {
+		uint32_t w = 0;
+		for (size_t b = 0; b < 4 && 4 * i + b < PAYLOAD_FILE_SIZE; b++)
+			w |= (uint32_t)p[4 * i + b] << (8 * b);
+		*sum += w;
+		*sum_of_sums += w * (uint32_t)(words - i);
+	}
 }
 
 static void seal(struct image *img)
 {
 	struct kslide_image_header *h = header_of(img);
 	h->checksum = image_checksum(img->bytes, h);
+}
+
+static int payload_sums_match(const struct image *img)
+{
+	struct word_sums sums;
+	const struct kslide_image_header *h = (const void *)(img->bytes + HEADER_OFFSET);
+	image_payload_sums(img->bytes, h, &sums);
+	return image_payload_sums_match(h, &sums);
 }
 
 static void build_valid(struct image *img)
@@ -85,6 +107,7 @@ static void build_valid(struct image *img)
 	h->payload_mem_size = PAYLOAD_MEM_SIZE;
 	h->relocs_offset = RELOCS_OFFSET;
 	h->relocs_size = RELOCS_SIZE;
+	h->relocs_stored_size = RELOCS_SIZE;
 	h->memory_size = MEMORY_SIZE;
 	h->handoff_data_offset = DATA_OFFSET;
 	h->handoff_data_size = DATA_SIZE;
@@ -95,6 +118,7 @@ static void build_valid(struct image *img)
 	h->align = 0x200000;
 	h->phys_min = 0x1000000;
 	h->phys_max = 0xbfffffff;
+	reference_payload_sums(img, &h->payload_sum, &h->payload_sum_of_sums);
 	seal(img);
 }
 
@@ -103,6 +127,13 @@ static void set_payload_size(struct image *img, uint64_t size)
 {
 	header_of(img)->payload_file_size = size;
 	header_of(img)->payload_stored_size = size;
+}
+
+/* The same for an uncompressed relocation table. */
+static void set_relocs_size(struct image *img, uint64_t size)
+{
+	header_of(img)->relocs_size = size;
+	header_of(img)->relocs_stored_size = size;
 }
 
 static void expect_ok(struct image *img, uint64_t available)
@@ -132,7 +163,7 @@ static void test_valid_image_verifies(void **state)
 	expect_ok(&img, IMAGE_BYTES + 4096); /* the loader may have loaded more */
 }
 
-static void test_checksum_is_crc32_of_header_payload_relocs_and_data(void **state)
+static void test_checksum_is_crc32_of_header_relocs_and_data(void **state)
 {
 	(void)state;
 	struct image img;
@@ -143,6 +174,24 @@ static void test_checksum_is_crc32_of_header_payload_relocs_and_data(void **stat
 	/* The checksum field itself does not count. */
 	h->checksum = 0x12345678u;
 	assert_int_equal(image_checksum(img.bytes, h), expected);
+}
+
+static void test_payload_sums_are_the_word_sums_of_the_stored_payload(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	assert_true(payload_sums_match(&img));
+	uint32_t sum, sum_of_sums;
+	reference_payload_sums(&img, &sum, &sum_of_sums);
+	struct word_sums got;
+	image_payload_sums(img.bytes, header_of(&img), &got);
+	assert_int_equal(got.sum, sum);
+	assert_int_equal(got.sum_of_sums, sum_of_sums);
+	/* A payload of 47 bytes: the last word is padded with a zero byte. */
+	set_payload_size(&img, PAYLOAD_FILE_SIZE - 1);
+	image_payload_sums(img.bytes, header_of(&img), &got);
+	assert_int_equal(got.sum, sum - ((uint32_t)img.bytes[PAYLOAD_OFFSET + 47] << 24));
 }
 
 static void test_bytes_outside_the_checked_pieces_do_not_matter(void **state)
@@ -268,7 +317,7 @@ static void test_relocs_size_that_wraps_is_rejected(void **state)
 	(void)state;
 	struct image img;
 	build_valid(&img);
-	header_of(&img)->relocs_size = UINT64_MAX - RELOCS_OFFSET + 2; /* end wraps to 1 */
+	set_relocs_size(&img, UINT64_MAX - RELOCS_OFFSET + 2); /* end wraps to 1 */
 	expect_rejected(&img, IMAGE_BYTES, "relocation table lies outside the image");
 }
 
@@ -320,9 +369,9 @@ static void test_empty_kernel_is_rejected(void **state)
 	expect_rejected(&img, IMAGE_BYTES, "payload memory size is smaller than its file size");
 }
 
-/* Format 4: a compressed payload's stored size is its own; an unknown codec and an
- * uncompressed one whose two sizes differ are refused, and the checksum covers the stored
- * bytes, not payload_file_size of them. */
+/* A compressed payload's stored size is its own; an unknown codec and an uncompressed one whose
+ * two sizes differ are refused, and the payload sums cover the stored bytes, not
+ * payload_file_size of them. */
 static void test_compressed_payload_sizes_are_checked(void **state)
 {
 	(void)state;
@@ -330,10 +379,12 @@ static void test_compressed_payload_sizes_are_checked(void **state)
 	build_valid(&img);
 	header_of(&img)->payload_codec = KSLIDE_CODEC_ZSTD;
 	header_of(&img)->payload_file_size = PAYLOAD_FILE_SIZE * 4; /* decodes to more */
+	header_of(&img)->relocs_size = RELOCS_SIZE * 3; /* so does the table */
 	seal(&img);
 	expect_ok(&img, IMAGE_BYTES);
+	assert_true(payload_sums_match(&img));
 	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE - 1] ^= 1; /* last stored byte */
-	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+	assert_false(payload_sums_match(&img));
 	build_valid(&img);
 	header_of(&img)->payload_codec = KSLIDE_CODEC_LZ4 + 1;
 	expect_rejected(&img, IMAGE_BYTES, "payload codec unknown to this reader");
@@ -341,6 +392,30 @@ static void test_compressed_payload_sizes_are_checked(void **state)
 	header_of(&img)->payload_file_size = PAYLOAD_FILE_SIZE - 1;
 	expect_rejected(&img, IMAGE_BYTES,
 			"uncompressed payload's stored size differs from its file size");
+}
+
+/* Format 5: the table is stored as it is without a codec or when empty, else as a frame. */
+static void test_relocation_table_stored_sizes_are_checked(void **state)
+{
+	(void)state;
+	static const char why[] = "relocation table's stored size does not fit its size and codec";
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->relocs_size = RELOCS_SIZE + 1; /* uncompressed: must equal the stored */
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, why);
+	header_of(&img)->payload_codec = KSLIDE_CODEC_LZ4;
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+	header_of(&img)->relocs_stored_size = 0; /* a table of 17 bytes in no frame at all */
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, why);
+	header_of(&img)->relocs_size = 0; /* no table: nothing stored, whatever the codec */
+	seal(&img);
+	expect_ok(&img, IMAGE_BYTES);
+	header_of(&img)->relocs_stored_size = 1;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, why);
 }
 
 static void test_entry_past_the_kernel_is_rejected(void **state)
@@ -476,21 +551,33 @@ static void test_kernel_past_two_to_the_64_is_rejected(void **state)
 
 /* ---- checksum ---- */
 
-static void test_flipped_payload_byte_is_rejected(void **state)
+/* The payload is not the CRC's: image_verify passes it, its sums (taken by the stub while it
+ * copies the payload) do not. */
+static void test_flipped_payload_byte_fails_the_payload_sums(void **state)
 {
 	(void)state;
 	struct image img;
 	build_valid(&img);
 	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE / 2] ^= 0x01;
-	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
+	expect_ok(&img, IMAGE_BYTES);
+	assert_false(payload_sums_match(&img));
 }
 
-static void test_flipped_last_payload_byte_is_rejected(void **state)
+static void test_flipped_last_payload_byte_fails_the_payload_sums(void **state)
 {
 	(void)state;
 	struct image img;
 	build_valid(&img);
 	img.bytes[PAYLOAD_OFFSET + PAYLOAD_FILE_SIZE - 1] ^= 0x80;
+	assert_false(payload_sums_match(&img));
+}
+
+static void test_flipped_payload_sum_in_the_header_is_rejected(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	img.bytes[HEADER_OFFSET + offsetof(struct kslide_image_header, payload_sum_of_sums)] ^= 4;
 	expect_rejected(&img, IMAGE_BYTES, "checksum mismatch: the image is corrupt");
 }
 
@@ -562,7 +649,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_image_verifies),
-		cmocka_unit_test(test_checksum_is_crc32_of_header_payload_relocs_and_data),
+		cmocka_unit_test(test_checksum_is_crc32_of_header_relocs_and_data),
+		cmocka_unit_test(test_payload_sums_are_the_word_sums_of_the_stored_payload),
 		cmocka_unit_test(test_bytes_outside_the_checked_pieces_do_not_matter),
 		cmocka_unit_test(test_boundary_values_are_accepted),
 		cmocka_unit_test(test_bad_magic_is_rejected),
@@ -589,11 +677,13 @@ int main(void)
 		cmocka_unit_test(test_virtual_alignment_not_a_power_of_two_is_rejected),
 		cmocka_unit_test(test_virtual_link_base_off_a_page_is_rejected),
 		cmocka_unit_test(test_inverted_virtual_bounds_are_rejected),
-		cmocka_unit_test(test_flipped_payload_byte_is_rejected),
-		cmocka_unit_test(test_flipped_last_payload_byte_is_rejected),
+		cmocka_unit_test(test_flipped_payload_byte_fails_the_payload_sums),
+		cmocka_unit_test(test_flipped_last_payload_byte_fails_the_payload_sums),
+		cmocka_unit_test(test_flipped_payload_sum_in_the_header_is_rejected),
 		cmocka_unit_test(test_flipped_reloc_byte_is_rejected),
 		cmocka_unit_test(test_flipped_handoff_data_byte_is_rejected),
 		cmocka_unit_test(test_compressed_payload_sizes_are_checked),
+		cmocka_unit_test(test_relocation_table_stored_sizes_are_checked),
 		cmocka_unit_test(test_flipped_header_byte_is_rejected),
 		cmocka_unit_test(test_flipped_checksum_byte_is_rejected),
 		cmocka_unit_test(test_stub_sums_see_every_changed_byte_and_swapped_words),

@@ -146,7 +146,7 @@ static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 {
 	(void)state;
 	struct buf random = test_random_bytes(300000, 7), zeros = {calloc(1, 400000), 400000};
-	struct buf text = test_text_like(700000, 8);
+	struct buf text = test_text_like(700000, 8), periodic = test_periodic(3000000, 256);
 	for (int checksums = 0; checksums <= 1; checksums++) {
 		for (int level = 0; level <= LZ4HC_CLEVEL_MAX; level += 12) {
 			struct knobs k = {level, checksums, checksums, LZ4F_max64KB, checksums};
@@ -155,11 +155,13 @@ static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 			assert_round_trip(random.p, random.len, k); /* uncompressed blocks */
 			assert_round_trip(zeros.p, zeros.len, k);
 			assert_round_trip(text.p, text.len, k);
+			assert_round_trip(periodic.p, periodic.len, k); /* matches to blocks' ends */
 		}
 	}
 	free(random.p);
 	free(zeros.p);
 	free(text.p);
+	free(periodic.p);
 }
 
 /* Linked blocks: final trails by the 64 KiB window; independent ones: every block is final. */

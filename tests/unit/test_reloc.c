@@ -1,4 +1,5 @@
-/* Unit tests for lib/reloc.c: table decoding, bounds and overflow checks, all-or-nothing apply. */
+/* Unit tests for lib/reloc.c: table decoding, bounds and overflow checks, all-or-nothing apply,
+ * the one-pass move and the stream the stub's decoders feed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "lib/errors.h"
 #include "lib/reloc.h"
+#include "lib/word_sums.h"
 
 #define IMAGE_SIZE 64
 #define TABLE_CAP 4096
@@ -76,7 +78,9 @@ static void fill_pattern(uint8_t *image, size_t size)
 
 /*
  * Applies and expects rc; on failure, checks the image is byte-for-byte unchanged. Every
- * case also checks reloc_move from the original image: same result, same bytes.
+ * case also checks reloc_move from the original image (same result, same bytes, the word sums
+ * of what it copied) and reloc_stream fed one byte at a time (the same, or KS_EORDER for a
+ * table out of image order).
  */
 static void apply_expect(uint8_t *image, uint64_t size, const struct table *t, int64_t delta,
 			 int rc)
@@ -90,10 +94,96 @@ static void apply_expect(uint8_t *image, uint64_t size, const struct table *t, i
 	assert_int_equal(reloc_apply(image, size, t->bytes, t->len, delta), rc);
 	if (rc != KS_OK)
 		assert_memory_equal(image, copy, size);
-	assert_int_equal(reloc_move(moved, copy, size, size, t->bytes, t->len, delta), rc);
+	struct word_sums sums, copied = { 0, 0 };
+	word_sums_add(&copied, copy, size);
+	assert_int_equal(reloc_move(moved, copy, size, size, t->bytes, t->len, delta, &sums), rc);
 	assert_memory_equal(moved, image, size);
+	assert_int_equal(sums.sum, copied.sum);
+	assert_int_equal(sums.sum_of_sums, copied.sum_of_sums);
+
+	memcpy(moved, copy, size);
+	struct reloc_stream s;
+	reloc_stream_init(&s, moved, size, t->bytes, t->len, delta);
+	int streamed = KS_OK;
+	for (uint64_t limit = 0; limit <= size && streamed == KS_OK; limit++)
+		streamed = reloc_stream_patch(&s, limit);
+	if (streamed != KS_EORDER) {
+		assert_int_equal(streamed, rc);
+		if (rc == KS_OK)
+			assert_memory_equal(moved, image, size);
+	}
 	free(moved);
 	free(copy);
+}
+
+static void test_stream_patches_a_field_once_it_lies_wholly_below_the_limit(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 8, 0x1000);
+	store64(image + 20, 0x2000);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 8 }, 1);
+	put_group(&t, RELOC_ADD64, (uint64_t[]){ 20 }, 1);
+	struct reloc_stream s;
+	reloc_stream_init(&s, image, sizeof(image), t.bytes, t.len, 0x10);
+	assert_int_equal(reloc_stream_patch(&s, 11), KS_OK);
+	assert_int_equal(load32(image + 8), 0x1000);
+	assert_int_equal(reloc_stream_patch(&s, 12), KS_OK);
+	assert_int_equal(load32(image + 8), 0x1010);
+	assert_int_equal(reloc_stream_patch(&s, 27), KS_OK);
+	assert_int_equal(load64(image + 20), 0x2000);
+	assert_int_equal(reloc_stream_patch(&s, 27), KS_OK); /* the same limit again: nothing */
+	assert_int_equal(reloc_stream_patch(&s, 28), KS_OK);
+	assert_int_equal(load64(image + 20), 0x2010);
+	assert_int_equal(load32(image + 8), 0x1010); /* patched once */
+	assert_int_equal(reloc_stream_patch(&s, sizeof(image)), KS_OK);
+}
+
+/* A group starting before the previous one ends could overlap a field already patched. */
+static void test_stream_stops_at_a_group_out_of_image_order_before_touching_it(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 32, 0x1000);
+	store32(image + 8, 0x3000);
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 32 }, 1);
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 8 }, 1);
+	struct reloc_stream s;
+	reloc_stream_init(&s, image, sizeof(image), t.bytes, t.len, 0x10);
+	assert_int_equal(reloc_stream_patch(&s, sizeof(image)), KS_EORDER);
+	assert_int_equal(load32(image + 32), 0x1010);
+	assert_int_equal(load32(image + 8), 0x3000);
+	assert_int_equal(reloc_stream_patch(&s, sizeof(image)), KS_EORDER); /* sticky */
+	/* reloc_apply and reloc_move take that order. */
+	fill_pattern(image, sizeof(image));
+	store32(image + 32, 0x1000);
+	store32(image + 8, 0x3000);
+	apply_expect(image, sizeof(image), &t, 0x10, KS_OK);
+	assert_int_equal(load32(image + 8), 0x3010);
+}
+
+static void test_stream_failure_keeps_the_fields_before_it_and_sticks(void **state)
+{
+	(void)state;
+	uint8_t image[IMAGE_SIZE];
+	fill_pattern(image, sizeof(image));
+	store32(image + 4, 0x1000);
+	store32(image + 40, 0xfffffff0); /* cannot take 0x10 */
+	struct table t = { .len = 0 };
+	put_group(&t, RELOC_ADD32, (uint64_t[]){ 4, 40 }, 2);
+	struct reloc_stream s;
+	reloc_stream_init(&s, image, sizeof(image), t.bytes, t.len, 0x10);
+	assert_int_equal(reloc_stream_patch(&s, 32), KS_OK);
+	assert_int_equal(reloc_stream_patch(&s, sizeof(image)), KS_EOVERFLOW);
+	assert_int_equal(load32(image + 4), 0x1010);
+	assert_int_equal(load32(image + 40), 0xfffffff0);
+	assert_int_equal(reloc_stream_patch(&s, sizeof(image)), KS_EOVERFLOW);
+	reloc_stream_init(&s, NULL, 1, NULL, 0, 0);
+	assert_int_equal(reloc_stream_patch(&s, 1), KS_EINVAL);
 }
 
 static void test_add32_round_trip_at_unaligned_offset(void **state)
@@ -545,7 +635,7 @@ static void test_move_zero_fills_past_file_size_and_relocates_there(void **state
 	struct table t = { .len = 0 };
 	put_group(&t, RELOC_ADD32, (uint64_t[]){ 4, 40 }, 2); /* 40 lies in the zeroed part */
 
-	assert_int_equal(reloc_move(dst, src, 32, sizeof(dst), t.bytes, t.len, 0x100), KS_OK);
+	assert_int_equal(reloc_move(dst, src, 32, sizeof(dst), t.bytes, t.len, 0x100, NULL), KS_OK);
 	assert_int_equal(load32(dst + 4), 0x1100);
 	assert_int_equal(load32(dst + 40), 0x100);
 	assert_memory_equal(dst, src, 4);
@@ -575,13 +665,13 @@ static void test_move_failing_in_a_late_block_leaves_the_plain_copy(void **state
 
 	memset(dst, 0xee, MOVE_IMAGE_SIZE);
 	assert_int_equal(reloc_move(dst, src, MOVE_IMAGE_SIZE, MOVE_IMAGE_SIZE, t.bytes, t.len,
-				    0x10000),
+				    0x10000, NULL),
 			 KS_EOVERFLOW);
 	assert_memory_equal(dst, src, MOVE_IMAGE_SIZE);
 	/* Without the bad field every one moves. */
 	store32(src + offsets[n - 1], 0x100000);
 	assert_int_equal(reloc_move(dst, src, MOVE_IMAGE_SIZE, MOVE_IMAGE_SIZE, t.bytes, t.len,
-				    0x10000),
+				    0x10000, NULL),
 			 KS_OK);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(load32(dst + offsets[i]), 0x110000);
@@ -599,7 +689,7 @@ static void test_move_of_a_field_past_the_image_leaves_the_plain_copy(void **sta
 	struct table t = { .len = 0 };
 	put_group(&t, RELOC_ADD32, (uint64_t[]){ 0, IMAGE_SIZE - 3 }, 2);
 
-	assert_int_equal(reloc_move(dst, src, 48, sizeof(dst), t.bytes, t.len, 1), KS_ERANGE);
+	assert_int_equal(reloc_move(dst, src, 48, sizeof(dst), t.bytes, t.len, 1, NULL), KS_ERANGE);
 	assert_memory_equal(dst, src, 48);
 	for (size_t i = 48; i < sizeof(dst); i++)
 		assert_int_equal(dst[i], 0);
@@ -609,11 +699,11 @@ static void test_move_with_file_size_above_size_is_invalid(void **state)
 {
 	(void)state;
 	uint8_t src[IMAGE_SIZE] = { 0 }, dst[IMAGE_SIZE];
-	assert_int_equal(reloc_move(dst, src, sizeof(dst) + 1, sizeof(dst), NULL, 0, 0), KS_EINVAL);
-	assert_int_equal(reloc_move(NULL, src, 0, 1, NULL, 0, 0), KS_EINVAL);
-	assert_int_equal(reloc_move(dst, NULL, 1, 1, NULL, 0, 0), KS_EINVAL);
-	assert_int_equal(reloc_move(dst, src, 0, 0, NULL, 1, 0), KS_EINVAL);
-	assert_int_equal(reloc_move(NULL, NULL, 0, 0, NULL, 0, 0), KS_OK);
+	assert_int_equal(reloc_move(dst, src, sizeof(dst) + 1, sizeof(dst), NULL, 0, 0, NULL), KS_EINVAL);
+	assert_int_equal(reloc_move(NULL, src, 0, 1, NULL, 0, 0, NULL), KS_EINVAL);
+	assert_int_equal(reloc_move(dst, NULL, 1, 1, NULL, 0, 0, NULL), KS_EINVAL);
+	assert_int_equal(reloc_move(dst, src, 0, 0, NULL, 1, 0, NULL), KS_EINVAL);
+	assert_int_equal(reloc_move(NULL, NULL, 0, 0, NULL, 0, 0, NULL), KS_OK);
 }
 
 /* xorshift64*: deterministic test randomness. */
@@ -732,11 +822,11 @@ static void test_many_random_relocations_match_reference(void **state)
 		memcpy(expect, image, MANY_IMAGE_SIZE);
 		reference_apply(expect, offsets, kinds, n, deltas[d]);
 		assert_int_equal(reloc_move(moved, image, MANY_IMAGE_SIZE, MANY_IMAGE_SIZE, runs,
-					    runs_len, deltas[d]),
+					    runs_len, deltas[d], NULL),
 				 KS_OK);
 		assert_memory_equal(moved, expect, MANY_IMAGE_SIZE);
 		assert_int_equal(reloc_move(moved, image, MANY_IMAGE_SIZE, MANY_IMAGE_SIZE, table,
-					    len, deltas[d]),
+					    len, deltas[d], NULL),
 				 KS_OK);
 		assert_memory_equal(moved, expect, MANY_IMAGE_SIZE);
 		assert_int_equal(reloc_apply(image, MANY_IMAGE_SIZE, table, len, deltas[d]), KS_OK);
@@ -781,6 +871,9 @@ int main(void)
 		cmocka_unit_test(test_move_failing_in_a_late_block_leaves_the_plain_copy),
 		cmocka_unit_test(test_move_of_a_field_past_the_image_leaves_the_plain_copy),
 		cmocka_unit_test(test_move_with_file_size_above_size_is_invalid),
+		cmocka_unit_test(test_stream_patches_a_field_once_it_lies_wholly_below_the_limit),
+		cmocka_unit_test(test_stream_stops_at_a_group_out_of_image_order_before_touching_it),
+		cmocka_unit_test(test_stream_failure_keeps_the_fields_before_it_and_sticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,7 +158,7 @@ static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 {
 	(void)state;
 	struct buf random = test_random_bytes(300000, 7), zeros = {calloc(1, 400000), 400000};
-	struct buf text = test_text_like(700000, 8);
+	struct buf text = test_text_like(700000, 8), periodic = test_periodic(3000000, 256);
 	for (int checksum = 0; checksum <= 1; checksum++) {
 		for (int level = 1; level <= 19; level += 9) {
 			struct knobs k = {level, checksum, checksum, 0, 0};
@@ -167,11 +167,13 @@ static void test_empty_one_byte_random_and_runs_round_trip(void **state)
 			assert_round_trip(random.p, random.len, k); /* raw blocks */
 			assert_round_trip(zeros.p, zeros.len, k);   /* RLE blocks */
 			assert_round_trip(text.p, text.len, k);	    /* many compressed blocks */
+			assert_round_trip(periodic.p, periodic.len, k); /* matches to blocks' ends */
 		}
 	}
 	free(random.p);
 	free(zeros.p);
 	free(text.p);
+	free(periodic.p);
 }
 
 /* A repeat 9 MiB back, found only by long-distance matching, in a 2^27-byte window. */

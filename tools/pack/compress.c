@@ -45,7 +45,8 @@ uint32_t pack_codec_auto(uint64_t size)
 }
 
 /* zstd at its highest level (--ultra -22) with long-distance matching; the window capped
- * where the stub's decoder stops (lib/zstd.h, ZSTD_WINDOW_LOG_MAX). */
+ * where the stub's decoder stops (lib/zstd.h, ZSTD_WINDOW_LOG_MAX). No content checksum:
+ * the image's payload sums fix the frame, and so what it decodes to (docs/format.md). */
 static int compress_zstd(const uint8_t *src, size_t size, uint8_t **out, size_t *out_size,
 			 char *err, size_t err_cap)
 {
@@ -59,7 +60,7 @@ static int compress_zstd(const uint8_t *src, size_t size, uint8_t **out, size_t 
 	}
 	size_t r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_maxCLevel());
 	if (!ZSTD_isError(r))
-		r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+		r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
 	if (!ZSTD_isError(r))
 		r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, 1);
 	if (!ZSTD_isError(r))
@@ -76,16 +77,20 @@ static int compress_zstd(const uint8_t *src, size_t size, uint8_t **out, size_t 
 	return 0;
 }
 
-/* LZ4: one frame at LZ4HC's highest level, linked 4 MiB blocks (the largest the format has),
- * content size and content checksum. */
+/*
+ * LZ4: one frame at LZ4HC's highest level, linked 64 KiB blocks, content size, no content
+ * checksum (as for zstd). The smallest blocks the format has: the stub relocates each one as
+ * soon as the next has been decoded (the window is 64 KiB), while it is still in cache, and
+ * the Debian 686 kernel's frame is only 0.02% larger than with 4 MiB blocks.
+ */
 static int compress_lz4(const uint8_t *src, size_t size, uint8_t **out, size_t *out_size,
 			char *err, size_t err_cap)
 {
 	LZ4F_preferences_t prefs;
 	memset(&prefs, 0, sizeof(prefs));
-	prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+	prefs.frameInfo.blockSizeID = LZ4F_max64KB;
 	prefs.frameInfo.blockMode = LZ4F_blockLinked;
-	prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+	prefs.frameInfo.contentChecksumFlag = LZ4F_noContentChecksum;
 	prefs.frameInfo.contentSize = size;
 	prefs.compressionLevel = LZ4HC_CLEVEL_MAX;
 	size_t cap = LZ4F_compressFrameBound(size, &prefs);

@@ -25,9 +25,10 @@ const char *pack_codec_name(int codec);
 uint32_t pack_codec_auto(uint64_t size);
 
 /*
- * Compress src[0, size) with codec (zstd or lz4) at the library's highest level, with a
- * content checksum, into a malloc'd *out of *out_size bytes. The zstd window is capped at
- * what the stub's decoder accepts (lib/zstd.h). 0, or -1 with a message in err.
+ * Compress src[0, size) with codec (zstd or lz4) at the library's highest level, without a
+ * content checksum (the image's own checks cover the stored frame), into a malloc'd *out of
+ * *out_size bytes. The zstd window is capped at what the stub's decoder accepts (lib/zstd.h).
+ * 0, or -1 with a message in err.
  */
 int pack_compress(uint32_t codec, const uint8_t *src, size_t size, uint8_t **out, size_t *out_size,
 		  char *err, size_t err_cap);

@@ -1,6 +1,7 @@
 /*
- * Image assembly: the stub's bytes, then the payload, then the relocation table; the stub's
- * Multiboot header is stretched over all of it and its kslide header filled in and checksummed.
+ * Image assembly: the stub's bytes, then the payload, then the relocation table (both
+ * compressed, each its own frame, when a codec is chosen); the stub's Multiboot header is
+ * stretched over all of it and its kslide header filled in, summed and checksummed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,7 @@ long pack_find_kslide_header(const uint8_t *stub, size_t size)
 /* Where each part of the image lies, from its first byte. */
 struct image_layout {
 	size_t payload_offset, payload_stored_size;
-	size_t relocs_offset, relocs_size;
+	size_t relocs_offset, relocs_size, relocs_stored_size;
 	size_t data_offset;
 	size_t total;
 };
@@ -199,6 +200,7 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->payload_mem_size = k->mem_size;
 	h->relocs_offset = l->relocs_offset;
 	h->relocs_size = l->relocs_size;
+	h->relocs_stored_size = l->relocs_stored_size;
 	h->memory_size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
 	h->handoff = opt->handoff;
 	h->handoff_data_offset = l->data_offset;
@@ -233,36 +235,38 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	size_t relocs_size;
 	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
 		return -1;
-	const uint8_t *stored = k->payload;
-	uint8_t *compressed = NULL;
 	struct image_layout l;
 	l.payload_stored_size = k->file_size;
-	if (opt->codec != KSLIDE_CODEC_NONE) {
-		if (pack_compress(opt->codec, k->payload, k->file_size, &compressed,
-				  &l.payload_stored_size, err, err_cap)) {
-			free(table);
-			return -1;
-		}
-		stored = compressed;
+	l.relocs_size = l.relocs_stored_size = relocs_size;
+	uint8_t *payload = NULL, *relocs = NULL;
+	/* A compressed image stores its table compressed too, in a frame of its own, which the
+	 * stub decodes before the payload (docs/format.md). */
+	if (opt->codec != KSLIDE_CODEC_NONE &&
+	    (pack_compress(opt->codec, k->payload, k->file_size, &payload, &l.payload_stored_size,
+			   err, err_cap) ||
+	     (relocs_size && pack_compress(opt->codec, table, relocs_size, &relocs,
+					   &l.relocs_stored_size, err, err_cap)))) {
+		free(payload);
+		free(table);
+		return -1;
 	}
 	l.payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
 	l.relocs_offset = l.payload_offset + l.payload_stored_size;
-	l.relocs_size = relocs_size;
-	l.data_offset = l.relocs_offset + relocs_size;
+	l.data_offset = l.relocs_offset + l.relocs_stored_size;
 	l.total = l.data_offset + opt->handoff_data_size;
 	uint8_t *img = calloc(1, l.total);
-	if (!img) {
-		free(table);
-		free(compressed);
-		return pack_fail(err, err_cap, "out of memory");
+	if (img) {
+		memcpy(img, stub, stub_size);
+		memcpy(img + l.payload_offset, payload ? payload : k->payload, l.payload_stored_size);
+		memcpy(img + l.relocs_offset, relocs ? relocs : table, l.relocs_stored_size);
+		if (opt->handoff_data_size)
+			memcpy(img + l.data_offset, opt->handoff_data, opt->handoff_data_size);
 	}
-	memcpy(img, stub, stub_size);
-	memcpy(img + l.payload_offset, stored, l.payload_stored_size);
-	free(compressed);
-	memcpy(img + l.relocs_offset, table, relocs_size);
-	if (opt->handoff_data_size)
-		memcpy(img + l.data_offset, opt->handoff_data, opt->handoff_data_size);
+	free(payload);
+	free(relocs);
 	free(table);
+	if (!img)
+		return pack_fail(err, err_cap, "out of memory");
 	size_t total = l.total;
 
 	uint8_t *mbh = img + mb;
@@ -294,6 +298,10 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 				 "whole words");
 	}
 	image_stub_sums(img + checked, stub_size - checked, &h.stub_sum, &h.stub_sum_of_sums);
+	struct word_sums sums;
+	image_payload_sums(img, &h, &sums);
+	h.payload_sum = sums.sum;
+	h.payload_sum_of_sums = sums.sum_of_sums;
 	h.checksum = image_checksum(img, &h);
 	memcpy(img + kh, &h, sizeof(h));
 
@@ -306,6 +314,7 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	out->bytes = img;
 	out->size = total;
 	out->relocs_size = relocs_size;
+	out->relocs_stored_size = l.relocs_stored_size;
 	out->reloc_count = k->fixup_count;
 	out->payload_stored_size = l.payload_stored_size;
 	return 0;

@@ -33,6 +33,7 @@ struct packed_image {
 	uint8_t *bytes;
 	size_t size;
 	size_t relocs_size;
+	size_t relocs_stored_size; /* relocs_size, or its frame's when compressed */
 	size_t reloc_count;
 	size_t payload_stored_size;
 };

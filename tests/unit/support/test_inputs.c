@@ -58,3 +58,11 @@ struct buf test_random_bytes(size_t len, uint64_t seed)
 		b.p[i] = (uint8_t)(next(&seed) >> 56);
 	return b;
 }
+
+struct buf test_periodic(size_t len, size_t period)
+{
+	struct buf b = {malloc(len ? len : 1), len};
+	for (size_t i = 0; i < len; i++)
+		b.p[i] = i % period < 4 ? (uint8_t)(0x10 + i % period) : 0xa5;
+	return b;
+}

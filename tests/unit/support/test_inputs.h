@@ -19,5 +19,9 @@ int test_write_file(const char *path, const uint8_t *data, size_t len);
 struct buf test_text_like(size_t len, uint64_t seed);
 /* Incompressible bytes from a fixed generator. */
 struct buf test_random_bytes(size_t len, uint64_t seed);
+/* One period of 'period' bytes (a pointer-like word, then a fill byte) repeated: the shape
+ * of the boot-cost benchmark's padded kernels (bench/pad.S), one long match per block, whose
+ * last match ends near the block's end. */
+struct buf test_periodic(size_t len, size_t period);
 
 #endif

@@ -89,6 +89,7 @@ help:
 	@echo "  iso              GRUB ISOs of the reference kernels (BIOS and UEFI)"
 	@echo "  bench            benchmarks recorded in docs/results.md"
 	@echo "  entropy-quality  the stub's generator output through rngtest and ent"
+	@echo "  linux-side-by-side  Linux's own KASLR and kslide's on Debian's kernels (results.md)"
 	@echo "  bootstrap        install (as root) or name the Debian packages the build needs"
 	@echo "  clean            remove $(BUILD)/"
 

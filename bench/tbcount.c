@@ -8,12 +8,18 @@
  * With SYMS (the output of nm -n for the guest code), the count is also split by function
  * and the heaviest are printed, one "tbcount: function NAME instructions=N" line each.
  *
- * usage: tbcount START LO HI LOG [SYMS]   (addresses in hex)
+ * Code that moves itself, as Linux's decompressor does, runs in more than one range: each
+ * -r LO:HI adds one where the count goes on. With -k the rest of the log is read (and
+ * ignored) after the count, so that QEMU, writing it into a FIFO, can run on to the end.
+ *
+ * usage: tbcount [-r LO:HI]... [-k] START LO HI LOG [SYMS]   (addresses in hex)
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TABLE_BITS 20 /* blocks remembered: far more than a boot translates */
 #define TABLE_SIZE (1u << TABLE_BITS)
@@ -40,6 +46,36 @@ static uint64_t trace_pc(const char *line)
 	if (!p || !(p = strchr(p, '/')))
 		return 0;
 	return strtoull(p + 1, NULL, 16);
+}
+
+#define RANGES_MAX 8
+
+/* [lo, hi): where the counted code runs. */
+struct range {
+	uint64_t lo, hi;
+};
+
+static struct range ranges[RANGES_MAX];
+static size_t range_count;
+
+static bool inside(uint64_t pc)
+{
+	for (size_t i = 0; i < range_count; i++)
+		if (pc >= ranges[i].lo && pc < ranges[i].hi)
+			return true;
+	return false;
+}
+
+/* "LO:HI" in hex; 0, or -1. */
+static int parse_range(const char *s, struct range *r)
+{
+	char *end;
+	r->lo = strtoull(s, &end, 16);
+	if (end == s || *end != ':')
+		return -1;
+	const char *second = end + 1;
+	r->hi = strtoull(second, &end, 16);
+	return end == second || *end || r->hi <= r->lo ? -1 : 0;
 }
 
 #define SYMBOLS_MAX 4096
@@ -111,14 +147,39 @@ static void remember(uint64_t pc, uint32_t insns)
 	b->insns = insns; /* a later translation of the same address replaces the earlier */
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: tbcount [-r LO:HI]... [-k] START LO HI LOG [SYMS]\n");
+	return 2;
+}
+
+/* The rest of the log, unread, so that its writer does not block or fail. */
+static void drain(FILE *in)
+{
+	char buf[65536];
+	while (fread(buf, 1, sizeof(buf), in) > 0)
+		;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 5 && argc != 6) {
-		fprintf(stderr, "usage: tbcount START LO HI LOG [SYMS]\n");
-		return 2;
+	bool keep_reading = false;
+	int opt;
+	range_count = 1; /* ranges[0] is LO HI */
+	while ((opt = getopt(argc, argv, "r:k")) != -1) {
+		if (opt == 'k')
+			keep_reading = true;
+		else if (opt != 'r' || range_count == RANGES_MAX ||
+			 parse_range(optarg, &ranges[range_count++]))
+			return usage();
 	}
-	uint64_t start = strtoull(argv[1], NULL, 16), lo = strtoull(argv[2], NULL, 16);
-	uint64_t hi = strtoull(argv[3], NULL, 16);
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc != 5 && argc != 6)
+		return usage();
+	uint64_t start = strtoull(argv[1], NULL, 16);
+	ranges[0].lo = strtoull(argv[2], NULL, 16);
+	ranges[0].hi = strtoull(argv[3], NULL, 16);
 	if (argc == 6 && read_symbols(argv[5]))
 		return 1;
 	FILE *in = fopen(argv[4], "r");
@@ -150,11 +211,14 @@ int main(int argc, char **argv)
 			counting = 1;
 		if (!counting)
 			continue;
-		if (pc < lo || pc >= hi) {
+		if (!inside(pc)) {
 			printf("tbcount: instructions=%" PRIu64 " blocks=%" PRIu64 " exit=0x%" PRIx64
 			       "\n",
 			       insns, blocks, pc);
 			print_functions();
+			fflush(stdout);
+			if (keep_reading)
+				drain(in);
 			return 0;
 		}
 		struct block *b = lookup(pc);

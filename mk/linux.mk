@@ -90,3 +90,13 @@ linux-images: $(LINUX_IMAGES) $(LINUX_ISOS)
 
 # make check's Linux stages need the kernels (fetched once), the initramfs and the images.
 CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS) $(LINUX_IMAGES) $(LINUX_ISOS)
+
+# Linux's own KASLR and kslide's on each Debian kernel, in one run (bench/linux-side-by-side.sh,
+# docs/results.md): the spread of SIDE_BOOTS boots each, the instructions to the jump into
+# vmlinux, the time to init and the image sizes. About an hour on 2 cores at 200 boots.
+SIDE_BOOTS ?= 200
+.PHONY: linux-side-by-side
+linux-side-by-side: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/bench/tbcount $(LINUX_KERNELS) $(LINUX_INITRAMFS)
+	$(Q)bench/linux-side-by-side.sh -n $(SIDE_BOOTS) $(BUILD)

@@ -29,6 +29,8 @@ $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
 $(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o
+$(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
+	$(BUILD)/host/tools/stat/layout.o
 
 .PHONY: unit
 unit: $(UNIT_BINS)

@@ -15,11 +15,13 @@ $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 
-# kslide-stat (tools/stat/): boots an image many times and measures its bases.
+# kslide-stat (tools/stat/): boots an image many times and measures its bases. It reads a
+# bzImage (--linux) with the packer's reader, so it links the packer's objects and libraries.
 STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
 	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
-	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o)
-STAT_LIBS := -lcairo -lgsl -lgslcblas -lm
+	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o tools/stat/linux_kaslr.o) \
+	$(PACK_LIB_OBJS)
+STAT_LIBS = -lcairo -lgsl -lgslcblas -lm $(TOOL_LIBS)
 
 $(BUILD)/tool/tools/stat/plot.o: TOOL_CFLAGS += $(shell pkg-config --cflags cairo 2>/dev/null)
 

@@ -1,7 +1,9 @@
 /*
  * kslide-stat: measure the entropy a packed image's base really gets. Boots the image N times
  * under QEMU (or reads lines collected earlier), then prints how the bases spread over the
- * slots, beside the seed patch and Linux for comparison. See docs/kslide-stat.1.
+ * slots, beside the seed patch and Linux for comparison. With --linux it measures a stock
+ * bzImage's own KASLR the same way, over a model of Linux's slots (tools/stat/linux_kaslr.h).
+ * See docs/kslide-stat.1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +16,10 @@
 #include <unistd.h>
 
 #include "include/kslide/image.h"
+#include "tools/pack/linux_image.h"
 #include "tools/stat/boots.h"
 #include "tools/stat/layout.h"
+#include "tools/stat/linux_kaslr.h"
 #include "tools/stat/output.h"
 #include "tools/stat/plot.h"
 #include "tools/stat/samples.h"
@@ -32,6 +36,12 @@
 #define DEFAULT_MEMORY	"1G"
 #define EXTRA_MAX	64
 #define APPEND_MAX	4096
+/* Linux on the serial port, quiet, and QEMU ended if it panics (mk/linux.mk's LINUX_CMDLINE). */
+#define LINUX_APPEND "console=ttyS0 quiet panic=-1"
+/* Where QEMU's Linux loader (as boot.rst asks of any loader of a bzImage) puts the
+ * protected-mode kernel, which Linux's decompressor starts from. */
+#define BZIMAGE_LOAD_ADDRESS 0x100000u
+#define BZIMAGE_MAX_BYTES    (256u << 20)
 /* The exit status when the figures condemn the image (see EXIT STATUS in the man page). */
 #define EXIT_VERDICT 3
 
@@ -41,9 +51,12 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"Usage: %s [options] IMAGE\n"
+		"       %s --linux --initrd INITRAMFS [options] BZIMAGE\n"
 		"Boot a packed image N times under QEMU (TCG) and measure how its base is spread:\n"
 		"distinct values, collisions, min-entropy, chi-square uniformity, the entropy\n"
-		"credited, beside the 2011 seed patch and Linux x86-64 for comparison.\n"
+		"credited, beside the 2011 seed patch and Linux x86-64 for comparison. With\n"
+		"--linux, boot a Linux bzImage by QEMU's Linux loader and measure its own KASLR:\n"
+		"the initramfs's init must report where the kernel runs (tests/linux/init.c).\n"
 		"\n"
 		"  -n, --boots N          boot N times (default %d)\n"
 		"  -j, --jobs J           run J QEMUs at once (default: the number of CPUs)\n"
@@ -53,6 +66,10 @@ static void usage(FILE *to)
 		"      --append TEXT      kernel command line\n"
 		"      --qemu-arg WORD    one more QEMU argument (repeatable, in order)\n"
 		"      --timeout SECS     per boot (default %d)\n"
+		"      --initrd FILE      QEMU -initrd: a Multiboot module for a packed image,\n"
+		"                         Linux's initramfs for --linux\n"
+		"      --linux            IMAGE is a bzImage: measure Linux's own KASLR\n"
+		"                         (default command line for Linux: \"%s\")\n"
 		"  -f, --from FILE        read lines collected earlier instead of booting (- for "
 		"stdin)\n"
 		"      --bases-out FILE   save the lines used, for --from later\n"
@@ -63,7 +80,8 @@ static void usage(FILE *to)
 		"      --plot FILE        write a histogram of the bases (.png or .svg)\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n",
-		progname, DEFAULT_BOOTS, DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_TIMEOUT);
+		progname, progname, DEFAULT_BOOTS, DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_TIMEOUT,
+		LINUX_APPEND);
 }
 
 static int error(const char *file, const char *fmt, ...)
@@ -81,7 +99,9 @@ static int error(const char *file, const char *fmt, ...)
 
 struct options {
 	const char *image, *from, *bases_out, *random_out, *plot, *arch, *cpu, *memory;
-	const char *append;
+	const char *append; /* NULL: none given */
+	const char *initrd;
+	bool linux_own;
 	const char *extra[EXTRA_MAX];
 	size_t extra_count;
 	unsigned long boots, jobs, timeout, random;
@@ -109,7 +129,9 @@ enum {
 	OPT_RANDOM,
 	OPT_RANDOM_OUT,
 	OPT_JSON,
-	OPT_PLOT
+	OPT_PLOT,
+	OPT_INITRD,
+	OPT_LINUX
 };
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -129,6 +151,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"random-out", required_argument, 0, OPT_RANDOM_OUT},
 		{"json", no_argument, 0, OPT_JSON},
 		{"plot", required_argument, 0, OPT_PLOT},
+		{"initrd", required_argument, 0, OPT_INITRD},
+		{"linux", no_argument, 0, OPT_LINUX},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -136,7 +160,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	*o = (struct options){.cpu = DEFAULT_CPU,
 			      .memory = DEFAULT_MEMORY,
-			      .append = "",
 			      .boots = DEFAULT_BOOTS,
 			      .jobs = cpus > 0 ? (unsigned long)cpus : 1,
 			      .timeout = DEFAULT_TIMEOUT};
@@ -178,6 +201,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_RANDOM_OUT: o->random_out = optarg; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
+		case OPT_INITRD: o->initrd = optarg; break;
+		case OPT_LINUX: o->linux_own = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("kslide-stat %s\n", KSLIDE_VERSION); exit(0);
 		default: usage(stderr); return 2;
@@ -190,6 +215,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->image = argv[optind];
 	if (o->random_out && !o->random && !o->from)
 		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
+		       1;
+	if (o->linux_own && o->random)
+		return error(NULL, "--random asks kslide's stub; --linux boots no stub") + 1;
+	if (o->linux_own && !o->initrd && !o->from)
+		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
+				   "the kernel runs (tests/linux/init.c)") +
 		       1;
 	return 0;
 }
@@ -234,13 +265,78 @@ static void out_discard(struct out_file *o)
 	}
 }
 
+/* What IMAGE is: a packed image, or with --linux a bzImage whose own KASLR is measured. */
+struct subject {
+	bool linux_own;
+	bool linux_kernel; /* Linux runs: a bzImage, or a packed image with the Linux handoff */
+	bool x86_64;
+	struct kslide_image_header h; /* a packed image's */
+	struct mem_span loaded;	      /* where the packed image lies */
+	struct linux_kaslr k;	      /* a bzImage's */
+};
+
+/* The bzImage's facts for linux_kaslr.h: its setup header, payload and vmlinux. */
+static int read_bzimage(const char *path, struct linux_kaslr *k)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return error(path, "%s", strerror(errno));
+	uint8_t *file = malloc(BZIMAGE_MAX_BYTES);
+	size_t len = file ? fread(file, 1, BZIMAGE_MAX_BYTES, f) : 0;
+	fclose(f);
+	if (!file)
+		return error(NULL, "out of memory");
+	struct linux_image li;
+	struct kernel_elf elf;
+	char why[512];
+	int rc = linux_image_read(file, len, &li, &elf, why, sizeof(why));
+	free(file);
+	if (rc)
+		return error(path, "%s", why);
+	*k = (struct linux_kaslr){
+		.x86_64 = elf.arch == KSLIDE_ARCH_X86_64,
+		.align = li.header.kernel_alignment,
+		.load_physical = li.header.pref_address,
+		.init_size = li.header.init_size,
+		.payload_length = li.header.payload_length,
+		.output_len = li.payload_bytes,
+		.kernel_total_size = elf.mem_size,
+		.kernel_map = elf.link_virt - elf.link_phys,
+		.loaded_at = BZIMAGE_LOAD_ADDRESS,
+	};
+	kernel_elf_free(&elf);
+	if (!k->align || k->align & (k->align - 1))
+		return error(path, "kernel_alignment 0x%llx is not a power of two",
+			     (unsigned long long)k->align);
+	return 0;
+}
+
+static int read_subject(const struct options *o, struct subject *sub)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->linux_own = o->linux_own;
+	if (o->linux_own) {
+		if (read_bzimage(o->image, &sub->k))
+			return 1;
+		sub->linux_kernel = true;
+		sub->x86_64 = sub->k.x86_64;
+		return 0;
+	}
+	const char *why;
+	if (layout_read_header(o->image, &sub->h, &sub->loaded, &why))
+		return error(o->image, "%s", why);
+	sub->linux_kernel = sub->h.handoff == KSLIDE_HANDOFF_LINUX;
+	sub->x86_64 = sub->h.arch == KSLIDE_ARCH_X86_64;
+	return 0;
+}
+
 static int take_line(void *ctx, const char *line)
 {
 	struct samples *s = ctx;
 	return samples_add_line(s, line);
 }
 
-static int collect(const struct options *o, const struct kslide_image_header *h, struct samples *s,
+static int collect(const struct options *o, const struct subject *sub, struct samples *s,
 		   char *source, size_t cap, size_t *failed)
 {
 	*failed = 0;
@@ -257,15 +353,19 @@ static int collect(const struct options *o, const struct kslide_image_header *h,
 		return 0;
 	}
 	char qemu[64], append[APPEND_MAX];
-	const char *arch = o->arch ? o->arch : h->arch == KSLIDE_ARCH_X86_64 ? "x86_64" : "i386";
+	const char *arch = o->arch ? o->arch : sub->x86_64 ? "x86_64" : "i386";
+	const char *given = o->append ? o->append : sub->linux_kernel ? LINUX_APPEND : "";
 	snprintf(qemu, sizeof(qemu), "qemu-system-%s", arch);
 	if (o->random)
-		snprintf(append, sizeof(append), "%s%skslide.random=%lu", o->append,
-			 *o->append ? " " : "", o->random);
+		snprintf(append, sizeof(append), "%s%skslide.random=%lu", given, *given ? " " : "",
+			 o->random);
 	else
-		snprintf(append, sizeof(append), "%s", o->append);
+		snprintf(append, sizeof(append), "%s", given);
 	struct boot_plan plan = {
 		.image = o->image,
+		.initrd = o->initrd,
+		.needs_base = !sub->linux_own,
+		.needs_report = sub->linux_kernel,
 		.qemu = qemu,
 		.cpu = o->cpu,
 		.memory = o->memory,
@@ -284,6 +384,8 @@ static int collect(const struct options *o, const struct kslide_image_header *h,
 		return error(NULL, "booting stopped: %s", strerror(errno));
 	size_t n = (size_t)snprintf(source, cap, "%zu boots: %s -cpu %s -m %s", o->boots, qemu,
 				    o->cpu, o->memory);
+	if (o->initrd && n < cap)
+		n += (size_t)snprintf(source + n, cap - n, " -initrd %s", o->initrd);
 	for (size_t i = 0; i < o->extra_count && n < cap; i++)
 		n += (size_t)snprintf(source + n, cap - n, " %s", o->extra[i]);
 	if (*append && n < cap)
@@ -296,9 +398,10 @@ static int collect(const struct options *o, const struct kslide_image_header *h,
 }
 
 /* The slots each base is drawn from, and the recount that checks the stub's figure. */
-static void slot_sets(const struct kslide_image_header *h, const struct samples *s,
-		      struct slot_set *phys, struct slot_set *virt, struct report *r)
+static void slot_sets(const struct subject *sub, const struct samples *s, struct slot_set *phys,
+		      struct slot_set *virt, struct report *r)
 {
+	const struct kslide_image_header *h = &sub->h;
 	const struct base_line *b = &s->first;
 	struct slot_set recount;
 	r->phys.slots_stub = b->slots;
@@ -306,7 +409,10 @@ static void slot_sets(const struct kslide_image_header *h, const struct samples 
 	r->phys.recount_from = "image header";
 	layout_contiguous(h->phys_min, h->align, b->slots, phys);
 	if (s->has_usable) {
-		layout_phys_from_map(h, s->usable, s->usable_count, &recount);
+		/* what the loader placed, which the stub avoids: the image and the initrd */
+		struct mem_span avoid[] = {sub->loaded, s->initrd};
+		layout_phys_from_map(h, s->usable, s->usable_count, avoid, 1 + s->initrd_count,
+				     &recount);
 		r->phys.recount_from = "header + kernel's memory map";
 		r->phys.slots_recount = recount.total;
 		if (recount.total == b->slots)
@@ -323,6 +429,28 @@ static void slot_sets(const struct kslide_image_header *h, const struct samples 
 		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
 		r->virt.slots_recount = r->phys.slots_recount;
 	}
+}
+
+/* A kernel's own KASLR: the slots of Linux's model over the memory map init reported. */
+static int linux_slot_sets(const struct subject *sub, const struct samples *s,
+			   struct slot_set *phys, struct slot_set *virt, struct report *r)
+{
+	if (!s->has_usable)
+		return error(NULL,
+			     "no \"kslide-linux: usable=\" line: Linux's physical slots "
+			     "cannot be modelled without the memory map (tests/linux/init.c)");
+	linux_kaslr_phys_slots(&sub->k, s->usable, s->usable_count, &s->initrd, s->initrd_count,
+			       phys);
+	r->virt.follows_physical = !sub->k.x86_64;
+	if (sub->k.x86_64)
+		linux_kaslr_virt_slots(&sub->k, virt);
+	else
+		layout_shift(phys, sub->k.kernel_map, virt);
+	r->phys.slots_stub = phys->total;
+	r->virt.slots_stub = virt->total;
+	r->phys.recount_from =
+		"Linux's KASLR model: setup header, vmlinux, the kernel's memory map";
+	return 0;
 }
 
 /* 'false_alarm': the chance that this verdict calls a uniform source NOT UNIFORM. */
@@ -357,14 +485,14 @@ static int findings(const struct report *r)
 		const struct base_report *b = bases[i];
 		if (i == 1 && b->follows_physical) /* its figures are the physical ones */
 			continue;
-		if (b->slots_recount && b->slots_recount != b->slots_stub)
+		if (!r->linux_own && b->slots_recount && b->slots_recount != b->slots_stub)
 			bad = error(r->image, "the stub counted %llu %s slots, the recount gives %llu",
 				    (unsigned long long)b->slots_stub, b->name,
 				    (unsigned long long)b->slots_recount);
 		if (strcmp(b->verdict, "uniform"))
 			bad = error(r->image, "%s bases: %s", b->name, b->verdict);
 	}
-	if (r->zero_boots || r->low_boots)
+	if (!r->linux_own && (r->zero_boots || r->low_boots))
 		bad = error(r->image,
 			    "%zu of %zu boots credited fewer bits than the layout's %.2f (lowest: %u)",
 			    r->low_boots, r->samples->n, r->layout_bits, r->credited_min);
@@ -373,6 +501,8 @@ static int findings(const struct report *r)
 
 static void entropy_flags(const struct samples *s, struct report *r)
 {
+	if (r->linux_own) /* Linux does not say what it drew from */
+		return;
 	r->layout_bits = log2((double)r->phys.slots_stub);
 	if (!r->virt.follows_physical)
 		r->layout_bits += log2((double)r->virt.slots_stub);
@@ -412,10 +542,9 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc == 2 ? 2 : 1;
 
-	struct kslide_image_header h;
-	const char *why;
-	if (layout_read_header(o.image, &h, &why))
-		return error(o.image, "%s", why);
+	struct subject sub;
+	if (read_subject(&o, &sub))
+		return 1;
 
 	struct samples s;
 	struct out_file bases_out, random_out;
@@ -424,6 +553,7 @@ int main(int argc, char **argv)
 		return 1;
 	s.lines_out = bases_out.f;
 	s.random_out = random_out.f;
+	s.linux_own = sub.linux_own;
 
 	struct report r;
 	char source[APPEND_MAX + 1024];
@@ -431,14 +561,18 @@ int main(int argc, char **argv)
 	r.image = o.image;
 	r.source = source;
 	r.samples = &s;
-	rc = collect(&o, &h, &s, source, sizeof(source), &r.boots_failed);
+	r.linux_own = sub.linux_own;
+	rc = collect(&o, &sub, &s, source, sizeof(source), &r.boots_failed);
 	if (rc == 0 && s.n < 2)
 		rc = error(o.from ? o.from : o.image, "only %zu base lines; need at least 2", s.n);
 
 	struct slot_set phys, virt;
 	uint64_t *pi = NULL, *vi = NULL;
+	if (rc == 0 && sub.linux_own)
+		rc = linux_slot_sets(&sub, &s, &phys, &virt, &r);
+	else if (rc == 0)
+		slot_sets(&sub, &s, &phys, &virt, &r);
 	if (rc == 0) {
-		slot_sets(&h, &s, &phys, &virt, &r);
 		pi = malloc(s.n * sizeof(*pi));
 		vi = malloc(s.n * sizeof(*vi));
 		/* On i386 the virtual verdict repeats the physical one; on x86-64 there are two. */

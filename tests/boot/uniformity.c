@@ -291,15 +291,19 @@ static int judge_lines(const struct options *o)
 	}
 	if (rc == 0 && o->image) {
 		struct kslide_image_header h;
+		struct mem_span loaded;
 		const char *why;
-		if (layout_read_header(o->image, &h, &why)) {
+		if (layout_read_header(o->image, &h, &loaded, &why)) {
 			rc = bad_input("%s", why);
 		} else if (!s.has_usable) {
-			fprintf(stderr, "uniformity: no 'kernel: usable=' line: the slots cannot be "
-					"recounted\n");
+			fprintf(stderr, "uniformity: no 'kernel: usable=' (or 'kslide-linux: "
+					"usable=') line: the slots cannot be recounted\n");
 			rc = 2;
 		} else {
-			layout_phys_from_map(&h, s.usable, s.usable_count, &d[0].set);
+			/* what the loader placed, which the stub avoids: the image, the initrd */
+			struct mem_span avoid[] = {loaded, s.initrd};
+			layout_phys_from_map(&h, s.usable, s.usable_count, avoid,
+					     1 + s.initrd_count, &d[0].set);
 			layout_virt_from_header(&h, &d[1].set);
 			has_virt = h.virt_align != 0;
 			universe = "recounted from the image header and the memory map";

@@ -2,8 +2,15 @@
  * The Linux tests' /init: reports where the running kernel really is and powers off. It prints
  *   kslide-linux: _text=0x<virtual> kernel_code=0x<first>-0x<last>
  * from /proc/kallsyms (_text: the virtual base) and /proc/iomem ("Kernel code": the physical
- * range), or "kslide-linux: error: ..." when it cannot. Freestanding, raw system calls, built
- * for i386 and x86-64 (mk/linux.mk); no libc, so it runs on any kernel of either arch.
+ * range), or "kslide-linux: error: ..." when it cannot. Then, for the slot recounts of
+ * kslide-stat and the uniformity checker, what the loader gave the kernel:
+ *   kslide-linux: usable=0x<start>-0x<end>,...   the boot memory map's RAM, [start, end)
+ *   kslide-linux: initrd=0x<start>-0x<end>       where the initrd was, [start, end)
+ *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
+ * from /sys/firmware/memmap (the e820 table as the kernel received it), the zero page
+ * (/sys/kernel/boot_params/data) and /sys/firmware/efi, which exists only when the kernel
+ * was handed an EFI system table. Freestanding, raw system calls, built for i386 and x86-64
+ * (mk/linux.mk); no libc, so it runs on any kernel of either arch.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +37,15 @@
 #define O_RDONLY 0
 #define STDOUT 1
 #define PROC_MODE 0555
+#define SYS_MODE  0555
+/* Offsets in struct boot_params: Linux's Documentation/arch/x86/zero-page.rst and boot.rst. */
+#define ZP_EXT_RAMDISK_IMAGE 0x0c0
+#define ZP_EXT_RAMDISK_SIZE  0x0c4
+#define ZP_RAMDISK_IMAGE     0x218
+#define ZP_RAMDISK_SIZE	     0x21c
+#define ZERO_PAGE_BYTES	     4096
+#define MEMMAP_ENTRIES_MAX   128 /* E820_MAX_ENTRIES_ZEROPAGE is 128 */
+#define REPORT_BYTES	     4096
 /* include/uapi/linux/reboot.h */
 #define LINUX_REBOOT_MAGIC1 0xfee1deadu
 #define LINUX_REBOOT_MAGIC2 672274793u
@@ -154,6 +170,133 @@ static char *append(char *at, const char *s)
 	return at;
 }
 
+/* Reads up to cap bytes of path; the count, or -1. */
+static long read_file(const char *path, void *buf, long cap)
+{
+	long fd = syscall5(SYS_OPEN, (long)path, O_RDONLY, 0, 0, 0);
+	if (fd < 0)
+		return -1;
+	long total = 0, n;
+	while (total < cap &&
+	       (n = syscall5(SYS_READ, fd, (long)((char *)buf + total), cap - total, 0, 0)) > 0)
+		total += n;
+	syscall5(SYS_CLOSE, fd, 0, 0, 0, 0);
+	return total;
+}
+
+/* "0x3ffdffff\n" (sysfs's firmware memmap): the value; -1 when there are no digits. */
+static int parse_hex(const char *s, uint64_t *out)
+{
+	if (s[0] == '0' && s[1] == 'x')
+		s += 2;
+	if (!is_hex(*s))
+		return -1;
+	uint64_t v = 0;
+	for (; is_hex(*s); s++)
+		v = v << 4 | (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
+	*out = v;
+	return 0;
+}
+
+static char *append_hex(char *at, uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	at = append(at, "0x");
+	while (n)
+		*at++ = digits[--n];
+	*at = '\0';
+	return at;
+}
+
+/* /sys/firmware/memmap/N/NAME into buf (NUL-terminated); -1 if it cannot be read. */
+static int memmap_field(unsigned n, const char *name, char *buf, long cap)
+{
+	char path[64];
+	char *at = append(path, "/sys/firmware/memmap/");
+	char number[12];
+	int len = 0;
+	do {
+		number[len++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (len)
+		*at++ = number[--len];
+	*at++ = '/';
+	append(at, name);
+	long got = read_file(path, buf, cap - 1);
+	if (got < 0)
+		return -1;
+	buf[got] = '\0';
+	return 0;
+}
+
+/* "kslide-linux: usable=..." from the firmware memmap's "System RAM" entries, in its order. */
+static void report_usable(void)
+{
+	static char report[REPORT_BYTES];
+	char field[32];
+	char *at = append(report, "kslide-linux: usable=");
+	int any = 0;
+	for (unsigned n = 0; n < MEMMAP_ENTRIES_MAX; n++) {
+		uint64_t start, end;
+		if (memmap_field(n, "type", field, sizeof(field)))
+			break;
+		if (!ends_with(field, "System RAM\n"))
+			continue;
+		if (memmap_field(n, "start", field, sizeof(field)) || parse_hex(field, &start) ||
+		    memmap_field(n, "end", field, sizeof(field)) || parse_hex(field, &end)) {
+			say("kslide-linux: error: unreadable /sys/firmware/memmap entry\n");
+			return;
+		}
+		if (any)
+			at = append(at, ",");
+		at = append_hex(at, start);
+		at = append(at, "-");
+		at = append_hex(at, end + 1); /* sysfs gives the last byte */
+		any = 1;
+	}
+	if (!any) {
+		say("kslide-linux: error: no System RAM in /sys/firmware/memmap\n");
+		return;
+	}
+	append(at, "\n");
+	say(report);
+}
+
+static uint64_t zero_page_u32(const uint8_t *zp, unsigned offset)
+{
+	return (uint64_t)zp[offset] | (uint64_t)zp[offset + 1] << 8 |
+	       (uint64_t)zp[offset + 2] << 16 | (uint64_t)zp[offset + 3] << 24;
+}
+
+/* "kslide-linux: initrd=..." from the zero page the kernel was started with. */
+static void report_initrd(void)
+{
+	static uint8_t zp[ZERO_PAGE_BYTES];
+	static char report[96];
+	if (read_file("/sys/kernel/boot_params/data", zp, sizeof(zp)) < ZP_RAMDISK_SIZE + 4) {
+		say("kslide-linux: error: cannot read /sys/kernel/boot_params/data\n");
+		return;
+	}
+	uint64_t start =
+		zero_page_u32(zp, ZP_EXT_RAMDISK_IMAGE) << 32 | zero_page_u32(zp, ZP_RAMDISK_IMAGE);
+	uint64_t size =
+		zero_page_u32(zp, ZP_EXT_RAMDISK_SIZE) << 32 | zero_page_u32(zp, ZP_RAMDISK_SIZE);
+	if (size == 0)
+		return;
+	char *at = append(report, "kslide-linux: initrd=");
+	at = append_hex(at, start);
+	at = append(at, "-");
+	at = append_hex(at, start + size);
+	append(at, "\n");
+	say(report);
+}
+
 void init_main(void)
 {
 	static char symbol[LINE_MAX_BYTES], iomem[LINE_MAX_BYTES];
@@ -185,6 +328,17 @@ void init_main(void)
 	at = append(at, last);
 	append(at, "\n");
 	say(report);
+	syscall5(SYS_MKDIR, (long)"/sys", SYS_MODE, 0, 0, 0);
+	if (syscall5(SYS_MOUNT, (long)"sysfs", (long)"/sys", (long)"sysfs", 0, 0) < 0) {
+		say("kslide-linux: error: cannot mount /sys\n");
+		power_off();
+	}
+	report_usable();
+	report_initrd();
+	long efi = syscall5(SYS_OPEN, (long)"/sys/firmware/efi", O_RDONLY, 0, 0, 0);
+	say(efi >= 0 ? "kslide-linux: efi=yes\n" : "kslide-linux: efi=no\n");
+	if (efi >= 0)
+		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
 	power_off();
 }
 

@@ -1,10 +1,12 @@
 #!/bin/sh
 # The uniform-linux-* stages: a Debian kernel packed by kslide-pack (make linux-images) booted
 # N times to the tests' init (tests/linux/boot-many.sh: every boot's _text and "Kernel code"
-# must be the stub's bases), then the spread of those bases judged by kslide-stat --from, the
-# statistics the uniform-* stages use (tools/stat/stats.c), whose exit status follows its
-# verdict. Linux prints no map of its own for the checker's recount, so the slots are the
-# stub's.
+# must be the stub's bases), then the spread of those bases judged by the uniformity checker
+# the uniform-* stages use (tests/boot/uniformity.c): the slots recounted from the image
+# header and the memory map Linux reports (its firmware memmap, less the packed image and the
+# initrd), which must agree with the stub's; each base's uniformity, and on x86-64 the
+# independence of the physical and virtual draws. kslide-stat --from then prints the figures
+# (min-entropy, collisions) for the same lines; both must pass.
 # usage: uniform.sh BUILD_DIR 686|cloud-amd64 N [qemu-boot.sh options...]
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR 686|cloud-amd64 N [qemu-boot.sh options...]" >&2; exit 2; }
@@ -17,12 +19,19 @@ cloud-amd64) arch=x86_64 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 image=$B/linux/$flavour.img initrd=$B/linux/$arch/initramfs.cpio
-for f in "$image" "$initrd" "$B/bin/kslide-stat"; do
+for f in "$image" "$initrd" "$B/bin/kslide-stat" "$B/host/tests/uniformity"; do
 	[ -f "$f" ] || { echo "uniform: $f is missing: run make linux-images" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 # The tests' Linux command line (tests/linux/cmdline).
-JOBS=2 nice "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
-	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image" || exit 1
+if ! JOBS=2 nice "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
+	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image"; then
+	for log in "$work"/lines.fail*.log; do # what each failed boot printed, its end
+		echo "uniform: ${log#"$work"/lines.}:"
+		tail -n 40 "$log" | sed 's/^/  /'
+	done
+	exit 1
+fi
+"$B/host/tests/uniformity" --image "$image" <"$work/lines" || exit 1
 "$B/bin/kslide-stat" --from "$work/lines" "$image"

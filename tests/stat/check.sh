@@ -73,6 +73,73 @@ finding "a base outside the slots" 'is not one of the 440 slots' \
 finding "boots crediting fewer bits than log2(slots)" 'credited fewer bits than the layout' \
 	's/ credited=[0-9]*/ credited=8/'
 
+# Linux under kslide-stat, without booting it: tests/stat/fake-qemu.sh stands in for QEMU
+# (--arch fake) and plays serial logs as the stub and Linux's init (tests/linux/init.c) write
+# them. Debian's 686 kernel (make linux-kernels) and its packed image: 61,429 slots at 8 KiB.
+L=$B/linux
+mkdir -p "$tmp/bin" "$tmp/fake"
+ln -s "$here/fake-qemu.sh" "$tmp/bin/qemu-system-fake"
+MAP="kslide-linux: usable=0x0-0x9fc00,0x100000-0x3ffe0000"
+fake_boots() { # fake_boots: serial.K from "PHYS TEXT STATUS [report|noreport]" lines on stdin
+	rm -f "$tmp/fake/"*
+	k=0
+	while read -r phys text status report; do
+		k=$((k + 1))
+		{
+			[ "$text" = - ] || printf 'kslide: base=0x%x phys=0x%x slots=61429 align=0x2000 entropy=rdrand credited=76\n' \
+				$((0xc0000000 + phys)) "$phys"
+			[ "$report" = noreport ] || printf 'kslide-linux: _text=0x%x kernel_code=0x%08x-0x%08x\n' \
+				$((${text#-} + 0)) "$phys" $((phys + 0xa4ffff))
+			echo "$MAP"
+			echo "kslide-linux: initrd=0x3ffdd000-0x3ffdfac4"
+		} >"$tmp/fake/serial.$k"
+		echo "$status" >"$tmp/fake/status.$k"
+	done
+}
+fake_stat() { # fake_stat ARGS...: kslide-stat with the fake QEMU, one boot at a time
+	PATH="$tmp/bin:$PATH" FAKE_QEMU_DIR="$tmp/fake" "$stat" --arch fake -j 1 "$@"
+}
+printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0" "0x1e0f6000 0xde0f6000 0" | fake_boots
+fake_stat -n 3 --initrd /dev/null "$L/686.img" >"$tmp/linux.out" 2>"$tmp/err"
+judge "a Linux image whose init agrees with the stub: exit status 0, the slots recounted" \
+	sh -c "test $? = 0 && grep -q '^  slots (recount, see below)  *61429 (agrees)' '$tmp/linux.out'"
+printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2002000 0" | fake_boots
+fake_stat -n 2 --initrd /dev/null "$L/686.img" >/dev/null 2>"$tmp/err"
+judge "init's _text is not the stub's base: the boot fails, exit status 1" \
+	sh -c "test $? = 1 && grep -q 'Linux runs at _text=0xd2002000' '$tmp/err'"
+printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0 noreport" | fake_boots
+fake_stat -n 2 --initrd /dev/null "$L/686.img" >/dev/null 2>"$tmp/err"
+judge "Linux does not reach init: the boot fails, exit status 1" \
+	sh -c "test $? = 1 && grep -q 'Linux did not reach init' '$tmp/err'"
+# Linux's own KASLR (--linux): no stub line; the 686 kernel's 28 slots, 48 to 480 MiB.
+printf '%s\n' "0x3000000 -0xc3000000 0" "0x5000000 -0xc5000000 0" "0x1e000000 -0xde000000 0" |
+	fake_boots
+fake_stat -n 3 --linux --initrd /dev/null "$L/686/vmlinuz" >"$tmp/own.out" 2>"$tmp/err"
+judge "--linux: the bzImage's own bases over Linux's 28 slots, exit status 0" \
+	sh -c "test $? = 0 && grep -q '^  slots (Linux.s KASLR, see below)  *28 ' '$tmp/own.out' &&
+		grep -q '^  distinct values  *3 ' '$tmp/own.out'"
+printf '%s\n' "0x3000000 -0xc3000000 0" "0x2000000 -0xc2000000 0" | fake_boots
+fake_stat -n 2 --linux --initrd /dev/null "$L/686/vmlinuz" >/dev/null 2>"$tmp/err"
+judge "--linux: a base in the decompressor's run space is outside the model, exit status 3" \
+	sh -c "test $? = 3 && grep -q 'physical base 0x2000000 is not one of the 28 slots' '$tmp/err'"
+# The model against Linux itself: the bases 200 real boots of each Debian kernel chose
+# (tests/stat/linux/, recorded by make linux-side-by-side) must all be among its slots, and
+# the 686 kernel's must fill all 28. Only for the kernel package they were recorded with.
+for flavour in 686 cloud-amd64; do
+	lines=$here/linux/$flavour-own.lines
+	if [ "$(head -n 1 "$lines" | sed 's/^# \([^:]*\):.*/\1/')" != "$(cat "$L/$flavour/package")" ]; then
+		ok "# skip: $lines was recorded with another kernel than $L/$flavour/package's"
+		continue
+	fi
+	"$stat" --linux --from "$lines" "$L/$flavour/vmlinuz" >"$tmp/own.out" 2>"$tmp/err"
+	judge "--linux: 200 bases $flavour chose itself are all in the model, exit status 0" \
+		test $? = 0
+	[ $flavour = 686 ] && judge "--linux: and they fill the 686 kernel's 28 slots" \
+		grep -q '^  distinct values  *28  *28$' "$tmp/own.out"
+done
+"$stat" --linux "$L/686/vmlinuz" >/dev/null 2>"$tmp/err"
+judge "--linux without --initrd is a usage error, exit status 2" test $? = 2 -a -s "$tmp/err"
+
 # Errors name the file and exit 1.
 "$stat" -n 2 "$B/i386/kernel.elf" 2>"$tmp/err"
 judge "an ELF that is not a packed image is refused" \

@@ -133,6 +133,65 @@ static void random_line_gives_its_hex_digits(void **state)
 	assert_int_equal(line_parse_random("kslide: random=\n", &hex, &len), -1);
 }
 
+/* tests/linux/init.c's report: kallsyms pads _text to the word, iomem to 8 digits. */
+static void linux_report_gives_text_and_the_kernel_code_range(void **state)
+{
+	(void)state;
+	struct linux_report r;
+	assert_int_equal(line_parse_linux("kslide-linux: _text=0xffffffff87a00000 "
+					  "kernel_code=0x3c000000-0x3ce01ef1\r\n",
+					  &r),
+			 0);
+	assert_true(r.text == 0xffffffff87a00000ull);
+	assert_int_equal(r.code_first, 0x3c000000);
+	assert_int_equal(r.code_last, 0x3ce01ef1);
+	assert_int_equal(line_parse_linux("kslide-linux: _text=0xc3000000 "
+					  "kernel_code=0x03000000-0x03a4ffff",
+					  &r),
+			 0);
+	assert_int_equal(r.code_first, 0x3000000);
+}
+
+static void linux_report_refuses_errors_and_partial_lines(void **state)
+{
+	(void)state;
+	struct linux_report r;
+	assert_int_equal(line_parse_linux("kslide-linux: error: no _text in /proc/kallsyms", &r),
+			 -1);
+	assert_int_equal(line_parse_linux("kslide-linux: _text=0xc3000000", &r), -1);
+	assert_int_equal(
+		line_parse_linux("kslide-linux: _text=0xc3000000 kernel_code=0x3000000", &r), -1);
+	assert_int_equal(line_parse_linux("kslide-linux: _text=0xc3000000 "
+					  "kernel_code=0x3000000-0x2ffffff",
+					  &r),
+			 -1);
+	assert_int_equal(line_parse_linux("kslide-linux: _text=0xc3000000 "
+					  "kernel_code=0x3000000-0x3fffffff+",
+					  &r),
+			 -1);
+}
+
+/* init's map from /sys/firmware/memmap reads like the reference kernel's. */
+static void linux_usable_map_and_initrd(void **state)
+{
+	(void)state;
+	struct mem_span s[4], initrd;
+	size_t n;
+	assert_int_equal(line_parse_usable("kslide-linux: usable=0x0-0x9fc00,0x100000-0x3ffe0000\n",
+					   s, 4, &n),
+			 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[1].end, 0x3ffe0000);
+	assert_int_equal(
+		line_parse_initrd("kslide-linux: initrd=0x3ffdd000-0x3ffdfac4\r\n", &initrd), 0);
+	assert_int_equal(initrd.start, 0x3ffdd000);
+	assert_int_equal(initrd.end, 0x3ffdfac4);
+	assert_int_equal(line_parse_initrd("kslide-linux: initrd=0x3ffdd000", &initrd), -1);
+	assert_int_equal(line_parse_initrd("kslide-linux: initrd=0x2-0x1", &initrd), -1);
+	assert_int_equal(line_parse_initrd("kslide-linux: initrd=0x1-0x2 junk", &initrd), -1);
+	assert_int_equal(line_parse_usable("kslide-linux: usable=0x1-0x2;", s, 4, &n), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +203,9 @@ int main(void)
 		cmocka_unit_test(usable_map_is_a_list_of_half_open_ranges),
 		cmocka_unit_test(usable_map_refuses_garbage_reversed_ranges_and_overflow),
 		cmocka_unit_test(random_line_gives_its_hex_digits),
+		cmocka_unit_test(linux_report_gives_text_and_the_kernel_code_range),
+		cmocka_unit_test(linux_report_refuses_errors_and_partial_lines),
+		cmocka_unit_test(linux_usable_map_and_initrd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

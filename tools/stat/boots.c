@@ -1,8 +1,9 @@
 /*
  * Parallel QEMU boots (see boots.h). Each boot writes its serial port to its own file in a
  * private temporary directory; when QEMU ends, the file is read and removed. A boot passes
- * when QEMU exits with 1 (the reference kernel wrote 0 to isa-debug-exit) and the log holds a
- * "kslide: base=" line; other kernels are judged by the base line alone.
+ * when the log holds the lines the plan needs and QEMU did not report a failure: exit status
+ * 3 (the reference kernel wrote 1 to isa-debug-exit). Linux must reach init and power off
+ * (status 0), where _text must be the stub's base and "Kernel code" start at its phys.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +18,15 @@
 #include <unistd.h>
 
 #include "tools/stat/boots.h"
+#include "tools/stat/lines.h"
 
 #define JOBS_MAX       64
 #define POLL_NS	       20000000L /* 20 ms between looks at the running boots */
-#define QEMU_EXIT_PASS 1	 /* (0 << 1) | 1: the kernel wrote 0 to isa-debug-exit */
-#define QEMU_EXIT_FAIL 3	 /* (1 << 1) | 1 */
+#define QEMU_EXIT_FAIL	    3	      /* (1 << 1) | 1: the kernel wrote 1 to isa-debug-exit */
+#define QEMU_EXIT_POWER_OFF 0	      /* the guest powered the machine off, as Linux's init does */
 #define BAR_WIDTH      40
 #define LOG_LINE_BYTES (1 << 18)
-#define ARGS_FIXED     32
+#define ARGS_FIXED	    34
 
 struct job {
 	pid_t pid;
@@ -73,6 +75,10 @@ static pid_t start_boot(const struct boot_plan *plan, struct job *job)
 			       "isa-debug-exit,iobase=0xf4,iosize=0x04"};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		argv[n++] = fixed[i];
+	if (plan->initrd) {
+		argv[n++] = "-initrd";
+		argv[n++] = plan->initrd;
+	}
 	for (size_t i = 0; i < plan->extra_count; i++)
 		argv[n++] = plan->extra[i];
 	argv[n] = NULL;
@@ -106,17 +112,27 @@ static void progress(size_t done, size_t total, time_t start)
 	fflush(stderr);
 }
 
-/* Hand the log to fn line by line; say whether it held a base line. */
-static int read_log(const char *path, boot_line_fn fn, void *ctx, bool *has_base, char *buf)
+/* What one boot's log showed. */
+struct log_summary {
+	bool has_base, has_report;
+	struct base_line base;
+	struct linux_report report;
+};
+
+/* Hand the log to fn line by line, noting the first base line and the first init report. */
+static int read_log(const char *path, boot_line_fn fn, void *ctx, struct log_summary *sum,
+		    char *buf)
 {
 	FILE *f = fopen(path, "r");
 	int rc = 0;
-	*has_base = false;
+	memset(sum, 0, sizeof(*sum));
 	if (!f)
 		return 0;
 	while (rc == 0 && fgets(buf, LOG_LINE_BYTES, f)) {
-		if (!strncmp(buf, "kslide: base=", strlen("kslide: base=")))
-			*has_base = true;
+		if (!sum->has_base && line_parse_base(buf, &sum->base) == 0)
+			sum->has_base = true;
+		if (!sum->has_report && line_parse_linux(buf, &sum->report) == 0)
+			sum->has_report = true;
 		rc = fn(ctx, buf);
 	}
 	fclose(f);
@@ -131,23 +147,49 @@ static void note_failure(struct boot_outcome *out, const struct job *job, const 
 			 job->number, why);
 }
 
+/* Why a boot that ran to its end with 'code' fails the plan, or NULL if it passes. */
+static const char *judge(const struct boot_plan *plan, const struct log_summary *sum, int code,
+			 char *why, size_t cap)
+{
+	if (code == 127)
+		return "QEMU could not be started";
+	if (plan->needs_base && !sum->has_base)
+		return "no kslide: base= line";
+	if (code == QEMU_EXIT_FAIL)
+		return "the kernel reported failure";
+	if (!plan->needs_report)
+		return NULL;
+	if (!sum->has_report)
+		return "no kslide-linux: _text= line: Linux did not reach init";
+	if (code != QEMU_EXIT_POWER_OFF) {
+		snprintf(why, cap, "QEMU exit status %d, not Linux's power off", code);
+		return why;
+	}
+	if (plan->needs_base &&
+	    (sum->report.text != sum->base.virt || sum->report.code_first != sum->base.phys)) {
+		snprintf(why, cap,
+			 "Linux runs at _text=0x%llx, Kernel code 0x%llx; the stub chose 0x%llx, "
+			 "0x%llx",
+			 (unsigned long long)sum->report.text,
+			 (unsigned long long)sum->report.code_first,
+			 (unsigned long long)sum->base.virt, (unsigned long long)sum->base.phys);
+		return why;
+	}
+	return NULL;
+}
+
 /* A boot ended with 'status': judge it and pass its lines on. */
 static int finish(const struct boot_plan *plan, struct job *job, int status, boot_line_fn fn,
 		  void *ctx, struct boot_outcome *out, char *buf)
 {
-	(void)plan;
-	bool has_base;
-	int rc = read_log(job->log, fn, ctx, &has_base, buf);
+	struct log_summary sum;
+	char why[256];
+	int rc = read_log(job->log, fn, ctx, &sum, buf);
 	unlink(job->log);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	if (job->killed)
-		note_failure(out, job, "timed out");
-	else if (code == 127)
-		note_failure(out, job, "QEMU could not be started");
-	else if (!has_base)
-		note_failure(out, job, "no kslide: base= line");
-	else if (code == QEMU_EXIT_FAIL)
-		note_failure(out, job, "the kernel reported failure");
+	const char *failure = job->killed ? "timed out" : judge(plan, &sum, code, why, sizeof(why));
+	if (failure)
+		note_failure(out, job, failure);
 	else
 		out->passed++;
 	job->pid = 0;

@@ -5,10 +5,16 @@
 #ifndef KSLIDE_TOOLS_STAT_BOOTS_H
 #define KSLIDE_TOOLS_STAT_BOOTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct boot_plan {
 	const char *image;
+	const char *initrd; /* -initrd, or NULL */
+	/* What a passing boot shows: the stub's "kslide: base=" line, and for Linux init's
+	 * "kslide-linux: _text=" report (tests/linux/init.c) and QEMU ending by Linux's power
+	 * off; with both, _text and the physical base must be the stub's. */
+	bool needs_base, needs_report;
 	const char *qemu;	  /* "qemu-system-i386" or "qemu-system-x86_64" */
 	const char *cpu;	  /* -cpu */
 	const char *memory;	  /* -m */
@@ -20,7 +26,7 @@ struct boot_plan {
 };
 
 struct boot_outcome {
-	size_t passed, failed; /* failed: no base line, a timeout or a kernel failure verdict */
+	size_t passed, failed; /* failed: a line missing, a timeout or a kernel failure verdict */
 	char first_failure[512];
 };
 

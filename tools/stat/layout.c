@@ -10,8 +10,35 @@
 
 #define IMAGE_MAX_BYTES (256u << 20) /* far above any reference or example image */
 
+/* Multiboot (v1) header, the a.out kludge fields the stub's carries (boot/x86/
+ * multiboot1_header.S): within the file's first 8 KiB, 4-byte aligned. */
+#define MULTIBOOT_MAGIC	       0x1BADB002u
+#define MULTIBOOT_SEARCH_BYTES 8192u
+#define MULTIBOOT_AOUT_KLUDGE  (1u << 16)
+#define MULTIBOOT_LOAD_ADDR    16 /* offset of load_addr in the header */
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The image's load address by its Multiboot header; -1 without one. */
+static int64_t multiboot_load_addr(const uint8_t *buf, size_t n)
+{
+	for (size_t off = 0; off + MULTIBOOT_LOAD_ADDR + 4 <= n && off < MULTIBOOT_SEARCH_BYTES;
+	     off += 4) {
+		uint32_t magic = le32(buf + off), flags = le32(buf + off + 4);
+		if (magic == MULTIBOOT_MAGIC && magic + flags + le32(buf + off + 8) == 0)
+			return flags & MULTIBOOT_AOUT_KLUDGE
+				       ? (int64_t)le32(buf + off + MULTIBOOT_LOAD_ADDR)
+				       : -1;
+	}
+	return -1;
+}
+
 /* The header sits in the stub's .kslide_header section; find it by its magic. */
-int layout_read_header(const char *path, struct kslide_image_header *h, const char **why)
+int layout_read_header(const char *path, struct kslide_image_header *h, struct mem_span *loaded,
+		       const char **why)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -41,6 +68,15 @@ int layout_read_header(const char *path, struct kslide_image_header *h, const ch
 			     : -1;
 		break;
 	}
+	int64_t load = rc == 0 ? multiboot_load_addr(buf, n) : -1;
+	if (rc == 0 && load < 0) {
+		*why = "no Multiboot header with load addresses (not a packed image?)";
+		rc = -1;
+	}
+	if (rc == 0 && loaded) {
+		loaded->start = (uint64_t)load;
+		loaded->end = (uint64_t)load + h->image_file_size;
+	}
 	free(buf);
 	return rc;
 }
@@ -50,7 +86,7 @@ static uint64_t round_up(uint64_t v, uint64_t align)
 	return (v + align - 1) / align * align;
 }
 
-static void add_span(struct slot_set *set, uint64_t first, uint64_t count)
+void layout_add_span(struct slot_set *set, uint64_t first, uint64_t count)
 {
 	if (count == 0 || set->spans == LAYOUT_SPANS_MAX)
 		return;
@@ -60,24 +96,9 @@ static void add_span(struct slot_set *set, uint64_t first, uint64_t count)
 	set->total += count;
 }
 
-void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
-			  size_t count, struct slot_set *set)
+void layout_sort(struct slot_set *set)
 {
-	uint64_t size = h->memory_size;
-	memset(set, 0, sizeof(*set));
-	set->align = h->align;
-	for (size_t i = 0; i < count; i++) {
-		if (usable[i].end <= usable[i].start || size == 0)
-			continue;
-		/* inclusive bounds throughout: phys_max may be the last address there is */
-		uint64_t lo = usable[i].start > h->phys_min ? usable[i].start : h->phys_min;
-		uint64_t last = usable[i].end - 1 < h->phys_max ? usable[i].end - 1 : h->phys_max;
-		lo = round_up(lo, h->align);
-		if (last < size - 1 || lo > last - (size - 1))
-			continue;
-		add_span(set, lo, (last - (size - 1) - lo) / h->align + 1);
-	}
-	for (size_t i = 1; i < set->spans; i++) /* address order, whatever the map's */
+	for (size_t i = 1; i < set->spans; i++)
 		for (size_t j = i; j > 0 && set->first[j - 1] > set->first[j]; j--) {
 			uint64_t f = set->first[j], c = set->count[j];
 			set->first[j] = set->first[j - 1];
@@ -85,6 +106,72 @@ void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_
 			set->first[j - 1] = f;
 			set->count[j - 1] = c;
 		}
+}
+
+/* [start, end) minus one avoided span: up to two pieces into out. */
+static size_t cut(struct mem_span piece, const struct mem_span *avoid, struct mem_span *out)
+{
+	if (avoid->end <= piece.start || avoid->start >= piece.end || avoid->end <= avoid->start) {
+		out[0] = piece;
+		return 1;
+	}
+	size_t n = 0;
+	if (avoid->start > piece.start)
+		out[n++] = (struct mem_span){piece.start, avoid->start};
+	if (avoid->end < piece.end)
+		out[n++] = (struct mem_span){avoid->end, piece.end};
+	return n;
+}
+
+size_t layout_subtract(const struct mem_span *usable, size_t count, const struct mem_span *avoid,
+		       size_t avoid_count, struct mem_span *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++) {
+		/* the pieces of this span so far, cut by each avoided span in turn */
+		struct mem_span pieces[LAYOUT_SPANS_MAX], next[LAYOUT_SPANS_MAX];
+		size_t have = usable[i].end > usable[i].start;
+		pieces[0] = usable[i];
+		for (size_t a = 0; a < avoid_count; a++) {
+			size_t made = 0;
+			for (size_t p = 0; p < have; p++) {
+				struct mem_span two[2];
+				size_t k = cut(pieces[p], &avoid[a], two);
+				for (size_t t = 0; t < k && made < LAYOUT_SPANS_MAX; t++)
+					next[made++] = two[t];
+			}
+			memcpy(pieces, next, made * sizeof(pieces[0]));
+			have = made;
+		}
+		for (size_t p = 0; p < have && n < cap; p++)
+			out[n++] = pieces[p];
+	}
+	return n;
+}
+
+void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
+			  size_t count, const struct mem_span *avoid, size_t avoid_count,
+			  struct slot_set *set)
+{
+	struct mem_span free_spans[LAYOUT_SPANS_MAX];
+	size_t pieces =
+		layout_subtract(usable, count, avoid, avoid_count, free_spans, LAYOUT_SPANS_MAX);
+	uint64_t size = h->memory_size;
+	memset(set, 0, sizeof(*set));
+	set->align = h->align;
+	for (size_t i = 0; i < pieces; i++) {
+		if (size == 0)
+			continue;
+		/* inclusive bounds throughout: phys_max may be the last address there is */
+		uint64_t lo = free_spans[i].start > h->phys_min ? free_spans[i].start : h->phys_min;
+		uint64_t last =
+			free_spans[i].end - 1 < h->phys_max ? free_spans[i].end - 1 : h->phys_max;
+		lo = round_up(lo, h->align);
+		if (last < size - 1 || lo > last - (size - 1))
+			continue;
+		layout_add_span(set, lo, (last - (size - 1) - lo) / h->align + 1);
+	}
+	layout_sort(set); /* address order, whatever the map's */
 }
 
 void layout_virt_from_header(const struct kslide_image_header *h, struct slot_set *set)
@@ -96,14 +183,14 @@ void layout_virt_from_header(const struct kslide_image_header *h, struct slot_se
 		return;
 	uint64_t first = round_up(h->virt_min, h->virt_align);
 	if (h->virt_max >= size - 1 && h->virt_max - (size - 1) >= first)
-		add_span(set, first, (h->virt_max - (size - 1) - first) / h->virt_align + 1);
+		layout_add_span(set, first, (h->virt_max - (size - 1) - first) / h->virt_align + 1);
 }
 
 void layout_contiguous(uint64_t lo, uint64_t align, uint64_t slots, struct slot_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	set->align = align;
-	add_span(set, round_up(lo, align), slots);
+	layout_add_span(set, round_up(lo, align), slots);
 }
 
 void layout_shift(const struct slot_set *in, uint64_t delta, struct slot_set *out)

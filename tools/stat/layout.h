@@ -25,17 +25,31 @@ struct slot_set {
 	uint64_t total;
 };
 
-/* Read and verify the packed image's header. 0, or -1 with *why set. */
-int layout_read_header(const char *path, struct kslide_image_header *h, const char **why);
+/*
+ * Read and verify the packed image's header, and where a Multiboot loader puts the image:
+ * *loaded (when not NULL) is [load_addr, load_addr + image_file_size), load_addr from the
+ * image's Multiboot header, the range the stub avoids as its own. 0, or -1 with *why set.
+ */
+int layout_read_header(const char *path, struct kslide_image_header *h, struct mem_span *loaded,
+		       const char **why);
 
 /*
- * Every base b, a multiple of h->align with phys_min <= b and b + payload_mem_size - 1 <=
- * phys_max, whose kernel lies inside one usable span. Loader data and the packed image itself,
- * which the stub also avoids, are not in the map; below phys_min (as under QEMU) they change
+ * The usable spans minus every avoided one, as [start, end) pieces in the usable spans' order;
+ * at most 'cap' pieces (more are dropped). Returns the number written.
+ */
+size_t layout_subtract(const struct mem_span *usable, size_t count, const struct mem_span *avoid,
+		       size_t avoid_count, struct mem_span *out, size_t cap);
+
+/*
+ * Every base b, a multiple of h->align with phys_min <= b and b + memory_size - 1 <= phys_max,
+ * whose kernel lies inside one usable span and overlaps no avoided one: what the loader
+ * placed (the packed image, the initrd). The loader's small tables and the command line,
+ * which the stub also avoids, are not counted; below phys_min (as under QEMU) they change
  * nothing, elsewhere the recount can exceed the stub's count.
  */
 void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_span *usable,
-			  size_t count, struct slot_set *set);
+			  size_t count, const struct mem_span *avoid, size_t avoid_count,
+			  struct slot_set *set);
 
 /*
  * The virtual bases of an image with a window of its own (h->virt_align set): every multiple
@@ -43,6 +57,12 @@ void layout_phys_from_map(const struct kslide_image_header *h, const struct mem_
  * where the image has no window.
  */
 void layout_virt_from_header(const struct kslide_image_header *h, struct slot_set *set);
+
+/* Add 'count' slots from 'first' (none when count is 0 or the set is full). */
+void layout_add_span(struct slot_set *set, uint64_t first, uint64_t count);
+
+/* The spans in address order, whatever order they were added in. */
+void layout_sort(struct slot_set *set);
 
 /* 'slots' bases from the first multiple of 'align' at or above 'lo'. */
 void layout_contiguous(uint64_t lo, uint64_t align, uint64_t slots, struct slot_set *set);

@@ -5,9 +5,12 @@
 
 #include "tools/stat/lines.h"
 
-#define BASE_PREFIX   "kslide: base="
-#define USABLE_PREFIX "kernel: usable="
-#define RANDOM_PREFIX "kslide: random="
+#define BASE_PREFIX	    "kslide: base="
+#define USABLE_PREFIX	    "kernel: usable="
+#define RANDOM_PREFIX	    "kslide: random="
+#define LINUX_PREFIX	    "kslide-linux: _text="
+#define LINUX_USABLE_PREFIX "kslide-linux: usable="
+#define LINUX_INITRD_PREFIX "kslide-linux: initrd="
 
 /* The value of " key=" (or "key=" at the line's start) as a string of up to 'cap' - 1 bytes. */
 static int word_value(const char *line, const char *key, char *out, size_t cap)
@@ -68,33 +71,70 @@ int line_parse_base(const char *line, struct base_line *out)
 	return 0;
 }
 
+static bool at_line_end(const char *p)
+{
+	return !*p || *p == '\r' || *p == '\n';
+}
+
+/* "0x<a>-0x<b>" at *p, a <= b; *p moves past it. 0, or -1. */
+static int parse_range(const char **p, uint64_t *a, uint64_t *b)
+{
+	char *end;
+	errno = 0;
+	*a = strtoull(*p, &end, 0);
+	if (errno || end == *p || *end != '-' || **p == '-')
+		return -1;
+	const char *second = end + 1;
+	*b = strtoull(second, &end, 0);
+	if (errno || end == second || *second == '-' || *b < *a)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int line_parse_linux(const char *line, struct linux_report *out)
+{
+	if (strncmp(line, LINUX_PREFIX, strlen(LINUX_PREFIX)))
+		return -1;
+	line += strlen("kslide-linux: ");
+	char range[48];
+	const char *p = range;
+	if (word_u64(line, "_text", &out->text) ||
+	    word_value(line, "kernel_code", range, sizeof(range)) ||
+	    parse_range(&p, &out->code_first, &out->code_last) || *p)
+		return -1;
+	return 0;
+}
+
 int line_parse_usable(const char *line, struct mem_span *spans, size_t cap, size_t *count)
 {
-	if (strncmp(line, USABLE_PREFIX, strlen(USABLE_PREFIX)))
+	const char *p;
+	if (!strncmp(line, USABLE_PREFIX, strlen(USABLE_PREFIX)))
+		p = line + strlen(USABLE_PREFIX);
+	else if (!strncmp(line, LINUX_USABLE_PREFIX, strlen(LINUX_USABLE_PREFIX)))
+		p = line + strlen(LINUX_USABLE_PREFIX);
+	else
 		return -1;
-	const char *p = line + strlen(USABLE_PREFIX);
 	size_t n = 0;
-	while (*p && *p != '\r' && *p != '\n') {
-		char *end;
-		errno = 0;
-		uint64_t start = strtoull(p, &end, 0);
-		if (errno || end == p || *end != '-' || n == cap)
+	while (!at_line_end(p)) {
+		if (n == cap || parse_range(&p, &spans[n].start, &spans[n].end))
 			return -1;
-		p = end + 1;
-		uint64_t stop = strtoull(p, &end, 0);
-		if (errno || end == p || stop < start)
-			return -1;
-		spans[n].start = start;
-		spans[n].end = stop;
 		n++;
-		p = end;
 		if (*p == ',')
 			p++;
-		else if (*p && *p != '\r' && *p != '\n')
+		else if (!at_line_end(p))
 			return -1;
 	}
 	*count = n;
 	return 0;
+}
+
+int line_parse_initrd(const char *line, struct mem_span *out)
+{
+	if (strncmp(line, LINUX_INITRD_PREFIX, strlen(LINUX_INITRD_PREFIX)))
+		return -1;
+	const char *p = line + strlen(LINUX_INITRD_PREFIX);
+	return parse_range(&p, &out->start, &out->end) || !at_line_end(p) ? -1 : 0;
 }
 
 int line_parse_random(const char *line, const char **hex, size_t *len)

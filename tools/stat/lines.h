@@ -1,7 +1,9 @@
 /*
  * Parsing the serial lines a boot prints: the stub's "kslide: base=..." line, its
- * "kslide: random=<hex>" diagnostic and the reference kernel's "kernel: usable=..." map.
- * Pure functions over one NUL-terminated line (trailing \r and \n allowed).
+ * "kslide: random=<hex>" diagnostic, the reference kernel's "kernel: usable=..." map, and what
+ * the Linux tests' init reports (tests/linux/init.c): "kslide-linux: _text=...", its
+ * "kslide-linux: usable=..." map and "kslide-linux: initrd=...". Pure functions over one
+ * NUL-terminated line (trailing \r and \n allowed).
  */
 #ifndef KSLIDE_TOOLS_STAT_LINES_H
 #define KSLIDE_TOOLS_STAT_LINES_H
@@ -30,8 +32,26 @@ struct mem_span {
 /* 0 and *out filled for a complete base line; -1 for any other line or a malformed one. */
 int line_parse_base(const char *line, struct base_line *out);
 
-/* "kernel: usable=0x0-0x9fc00,0x100000-0x3ffe0000": 0 with up to 'cap' spans, else -1. */
+/* Where a Linux kernel runs, as init found it: "kslide-linux: _text=0x<virt>
+ * kernel_code=0x<first>-0x<last>" (/proc/kallsyms and /proc/iomem; the range is inclusive). */
+struct linux_report {
+	uint64_t text;	     /* the virtual base */
+	uint64_t code_first; /* the physical base */
+	uint64_t code_last;
+};
+
+/* 0 and *out filled for a complete base line; -1 for any other line or a malformed one. */
+int line_parse_linux(const char *line, struct linux_report *out);
+
+/*
+ * "kernel: usable=0x0-0x9fc00,0x100000-0x3ffe0000" (the reference kernel) or
+ * "kslide-linux: usable=..." (Linux's init, from the boot memory map): 0 with up to 'cap'
+ * spans [start, end), else -1.
+ */
 int line_parse_usable(const char *line, struct mem_span *spans, size_t cap, size_t *count);
+
+/* "kslide-linux: initrd=0x<start>-0x<end>": 0 with the span [start, end), else -1. */
+int line_parse_initrd(const char *line, struct mem_span *out);
 
 /*
  * "kslide: random=<hex>": 0 with *hex pointing at the digits and *len their count (even),

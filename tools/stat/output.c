@@ -140,11 +140,15 @@ void output_text(FILE *f, const struct report *r)
 	    r->virt.follows_physical ? "virtual (follows phys)" : "virtual base");
 	both(f, "samples", c_samples, r);
 	both(f, "distinct values", c_distinct, r);
-	both(f, "slots (stub)", c_slots, r);
-	char lp[64], lv[64];
-	c_recount(lp, sizeof(lp), &r->phys);
-	c_recount(lv, sizeof(lv), &r->virt);
-	row(f, "slots (recount, see below)", lp, lv);
+	if (r->linux_own) {
+		both(f, "slots (Linux's KASLR, see below)", c_slots, r);
+	} else {
+		both(f, "slots (stub)", c_slots, r);
+		char lp[64], lv[64];
+		c_recount(lp, sizeof(lp), &r->phys);
+		c_recount(lv, sizeof(lv), &r->virt);
+		row(f, "slots (recount, see below)", lp, lv);
+	}
 	both(f, "log2(slots), bits", c_log2, r);
 	both(f, "distinct if uniform", c_expected, r);
 	both(f, "collision pairs", c_pairs, r);
@@ -157,9 +161,13 @@ void output_text(FILE *f, const struct report *r)
 	both(f, "Anderson-Darling A^2", c_ad, r);
 	both(f, "farthest quarter window", c_window, r);
 	both(f, "verdict", c_verdict, r);
-	fprintf(f, "  (recount from the %s%s)\n", r->phys.recount_from,
-		r->virt.follows_physical ? "" : "; virtual from the header");
-	entropy_text(f, r);
+	if (r->linux_own)
+		fprintf(f, "  (slots from %s)\n", r->phys.recount_from);
+	else
+		fprintf(f, "  (recount from the %s%s)\n", r->phys.recount_from,
+			r->virt.follows_physical ? "" : "; virtual from the header");
+	if (!r->linux_own)
+		entropy_text(f, r);
 
 	fprintf(f, "\ncomparison%*s %12s %9s %12s\n", LABEL_WIDTH - 6, "", "positions", "Shannon",
 		"min-entropy");
@@ -171,12 +179,16 @@ void output_text(FILE *f, const struct report *r)
 	comparison(f, "Linux x86-64, virtual (~1 GiB / 2 MiB)", pos, r->linux64.shannon,
 		   r->linux64.min_entropy);
 	snprintf(pos, sizeof(pos), "%llu", (unsigned long long)r->phys.slots_stub);
-	comparison(f, "this layout's limit, physical", pos, log2((double)r->phys.slots_stub),
-		   log2((double)r->phys.slots_stub));
+	comparison(f,
+		   r->linux_own ? "this kernel's own KASLR, physical"
+				: "this layout's limit, physical",
+		   pos, log2((double)r->phys.slots_stub), log2((double)r->phys.slots_stub));
 	if (!r->virt.follows_physical) {
 		snprintf(pos, sizeof(pos), "%llu", (unsigned long long)r->virt.slots_stub);
-		comparison(f, "this layout's limit, virtual", pos, log2((double)r->virt.slots_stub),
-			   log2((double)r->virt.slots_stub));
+		comparison(f,
+			   r->linux_own ? "this kernel's own KASLR, virtual"
+					: "this layout's limit, virtual",
+			   pos, log2((double)r->virt.slots_stub), log2((double)r->virt.slots_stub));
 	}
 	fprintf(f, "  %-*s %12zu %9s %12.2f   (plug-in, %zu samples; at most log2(n) = %.2f)\n",
 		LABEL_WIDTH + 4, "this run, physical, measured", r->phys.u.distinct, "-",
@@ -269,6 +281,7 @@ void output_json(FILE *f, const struct report *r)
 	json_string(f, r->image);
 	fprintf(f, ",\n  \"source\": ");
 	json_string(f, r->source);
+	fprintf(f, ",\n  \"kaslr\": \"%s\"", r->linux_own ? "linux" : "kslide");
 	fprintf(f, ",\n  \"boots_failed\": %zu,\n  \"physical\": ", r->boots_failed);
 	json_base(f, &r->phys);
 	fprintf(f, ",\n  \"virtual\": ");

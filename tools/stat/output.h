@@ -14,7 +14,7 @@
 struct base_report {
 	const char *name;
 	bool follows_physical;	/* i386: virtual = physical + a constant */
-	uint64_t slots_stub;	/* slots= or vslots= */
+	uint64_t slots_stub;	/* slots= or vslots=; for linux_own, Linux's model's count */
 	uint64_t slots_recount; /* from the header (and memory map); 0 if unknown */
 	const char *recount_from;
 	struct uniformity u;
@@ -24,6 +24,7 @@ struct base_report {
 struct report {
 	const char *image;
 	const char *source; /* "500 boots: qemu-system-i386 -cpu max -m 1G" or "file F" */
+	bool linux_own;	    /* a bzImage's own KASLR: slots from Linux's model, no credit */
 	size_t boots_failed;
 	const struct samples *samples;
 	struct base_report phys, virt;

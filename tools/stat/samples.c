@@ -85,7 +85,26 @@ static int add_base(struct samples *s, const struct base_line *b)
 	s->virt[s->n] = b->virt;
 	s->credited[s->n] = b->credited;
 	s->n++;
-	count_sources(s, b);
+	if (!s->linux_own)
+		count_sources(s, b);
+	return 0;
+}
+
+/* Where Linux found itself, as a base of its own KASLR: no slots or entropy are reported. */
+static int add_linux(struct samples *s, const struct linux_report *r)
+{
+	struct base_line b = {.virt = r->text, .phys = r->code_first};
+	return add_base(s, &b);
+}
+
+/* The initrd of every boot: one place, however many boots report it. */
+static int add_initrd(struct samples *s, const struct mem_span *span)
+{
+	if (s->initrd_count && (s->initrd.start != span->start || s->initrd.end != span->end))
+		return fail(s, "the initrd moved between boots (0x%llx, now 0x%llx)",
+			    (unsigned long long)s->initrd.start, (unsigned long long)span->start);
+	s->initrd = *span;
+	s->initrd_count = 1;
 	return 0;
 }
 
@@ -122,13 +141,18 @@ static int add_random(struct samples *s, const char *hex, size_t len)
 int samples_add_line(struct samples *s, const char *line)
 {
 	struct base_line b;
-	struct mem_span spans[SAMPLES_USABLE_MAX];
+	struct linux_report report;
+	struct mem_span spans[SAMPLES_USABLE_MAX], initrd;
 	size_t count, len;
 	const char *hex;
 	int rc;
 
-	if (line_parse_base(line, &b) == 0)
+	if (!s->linux_own && line_parse_base(line, &b) == 0)
 		rc = add_base(s, &b);
+	else if (s->linux_own && line_parse_linux(line, &report) == 0)
+		rc = add_linux(s, &report);
+	else if (line_parse_initrd(line, &initrd) == 0)
+		rc = add_initrd(s, &initrd);
 	else if (line_parse_usable(line, spans, SAMPLES_USABLE_MAX, &count) == 0)
 		rc = add_usable(s, spans, count);
 	else if (line_parse_random(line, &hex, &len) == 0)

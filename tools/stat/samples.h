@@ -1,7 +1,9 @@
 /*
  * What a series of boots reported, gathered line by line from serial logs or from a file of
  * lines collected earlier: the bases, the slot counts (which must not change between boots),
- * the entropy sources and credit, the memory map, and the random diagnostic bytes.
+ * the entropy sources and credit, the memory map, what the loader placed in it (the initrd),
+ * and the random diagnostic bytes. The bases are the stub's, or, for a kernel's own KASLR
+ * (linux_own), where Linux's init found itself.
  */
 #ifndef KSLIDE_TOOLS_STAT_SAMPLES_H
 #define KSLIDE_TOOLS_STAT_SAMPLES_H
@@ -34,6 +36,12 @@ struct samples {
 	struct mem_span usable[SAMPLES_USABLE_MAX];
 	size_t usable_count;
 	bool has_usable;
+	struct mem_span initrd; /* where the loader put it, the same at every boot */
+	size_t initrd_count;	/* 0 or 1: an array of avoided spans for layout_phys_from_map */
+
+	/* The bases are init's "kslide-linux: _text=" reports (a kernel's own KASLR), not the
+	 * stub's lines; set before the first line. */
+	bool linux_own;
 
 	FILE *lines_out;  /* when set, every line used is copied here (--bases-out) */
 	FILE *random_out; /* when set, random= bytes are written here in binary (--random-out) */

@@ -13,6 +13,7 @@
 
 #define LZ_COPY_CHUNK	16
 #define LZ_COPY_OVERRUN 32 /* bytes a wild copy may touch past its end: one chunk, rounded up */
+#define RUN_ROUND	64 /* bytes wild_match writes a round in a run of one byte */
 
 static inline void copy_chunk(uint8_t *d, const uint8_t *s)
 {
@@ -44,6 +45,24 @@ static inline void wild_match(uint8_t *op, size_t distance, size_t n)
 		copy_chunk(op, op - distance); /* most matches are this short */
 		for (op += LZ_COPY_CHUNK; op < end; op += LZ_COPY_CHUNK)
 			copy_chunk(op, op - distance);
+		return;
+	}
+	if (distance == 1) {
+		/* A run of one byte, the zeros between a kernel's sections: megabytes of them,
+		 * so 64 bytes a round. */
+		uint64_t run = op[-1] * (uint64_t)0x0101010101010101u;
+		for (; (size_t)(end - op) >= RUN_ROUND; op += RUN_ROUND) {
+			__builtin_memcpy(op, &run, 8);
+			__builtin_memcpy(op + 8, &run, 8);
+			__builtin_memcpy(op + 16, &run, 8);
+			__builtin_memcpy(op + 24, &run, 8);
+			__builtin_memcpy(op + 32, &run, 8);
+			__builtin_memcpy(op + 40, &run, 8);
+			__builtin_memcpy(op + 48, &run, 8);
+			__builtin_memcpy(op + 56, &run, 8);
+		}
+		for (; op < end; op += 8)
+			__builtin_memcpy(op, &run, 8);
 		return;
 	}
 	if (distance < 8) {

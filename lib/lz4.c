@@ -69,6 +69,10 @@ struct fast_limits {
  * (writing a sequence's literals twice writes the same bytes). With 'whole_window' the
  * output starts at least LZ4_WINDOW bytes past the history's start, so that every offset
  * but 0 stays inside it: as in every block of a linked frame but the first.
+ *
+ * A sequence with both lengths in its token takes 3 input bytes more than its literals and
+ * writes at least 4 more, so while op stays below olimit, set no further past op than ip is
+ * from ifast, ip stays below ifast too: such sequences check only op.
  */
 static inline __attribute__((always_inline)) void
 decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t **opp,
@@ -78,19 +82,26 @@ decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t 
 	uint8_t *op = *opp;
 	const uint8_t *const base = limits->base, *const ifast = limits->ifast;
 	uint8_t *const ofast = limits->ofast, *const owild = limits->owild;
+	const uint8_t *token_at;
+	uint8_t *sequence;
 	while (ip < ifast && op < ofast) {
-		const uint8_t *const token_at = ip;
-		uint8_t *const sequence = op;
-		size_t token = *ip++, byte;
-		size_t literals = token >> 4, length = token & LZ4_RUN_MASK, offset;
-		if (literals != LZ4_RUN_MASK && length != LZ4_RUN_MASK) { /* most are */
-			offset = load_le16(ip + literals);
-			copy_chunk(op, ip);
+		size_t in_room = (size_t)(ifast - ip), out_room = (size_t)(ofast - op);
+		uint8_t *const olimit = op + (in_room < out_room ? in_room : out_room);
+		size_t token, literals, length, offset;
+		do {
+			token = *ip;
+			literals = token >> 4;
+			length = token & LZ4_RUN_MASK;
+			if (literals == LZ4_RUN_MASK || length == LZ4_RUN_MASK)
+				goto long_lengths;
+			offset = load_le16(ip + 1 + literals);
+			copy_chunk(op, ip + 1);
+			if (whole_window ? offset == 0
+					 : offset - 1 >= (size_t)(op + literals - base))
+				goto out; /* 0, or before the history */
 			op += literals;
-			ip += literals + 2;
+			ip += literals + 3;
 			length += LZ4_MIN_MATCH;
-			if (whole_window ? offset == 0 : offset - 1 >= (size_t)(op - base))
-				goto careful; /* 0, or before the history */
 			if (offset >= 8) {
 				/* 8-byte words, each read after the one before it is written */
 				const uint8_t *match = op - offset;
@@ -101,8 +112,13 @@ decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t 
 				wild_match(op, offset, length);
 			}
 			op += length;
-			continue;
-		}
+		} while (op < olimit);
+		continue;
+	long_lengths:
+		/* Checked against ifast and owild themselves; then olimit is set again. */
+		token_at = ip++;
+		sequence = op;
+		size_t byte;
 		if (literals == LZ4_RUN_MASK) {
 			do {
 				if (ip >= ifast)
@@ -132,12 +148,12 @@ decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t 
 			goto careful;
 		wild_match(op, offset, length);
 		op += length;
-		continue;
-	careful:
-		ip = token_at;
-		op = sequence;
-		break;
 	}
+	goto out;
+careful:
+	ip = token_at;
+	op = sequence;
+out:
 	*ipp = ip;
 	*opp = op;
 }

@@ -146,7 +146,7 @@ decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t 
 		if (length > (size_t)(owild - op) ||
 		    (whole_window ? offset == 0 : offset - 1 >= (size_t)(op - base)))
 			goto careful;
-		wild_match(op, offset, length);
+		wild_long_match(op, offset, length);
 		op += length;
 	}
 	goto out;
@@ -271,7 +271,7 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		if (length > (size_t)(wend - op))
 			return refuse(why, "LZ4 block: output buffer too small", KS_ENOSPC);
 		if ((size_t)(wend - op) >= length + LZ_COPY_OVERRUN)
-			wild_match(op, offset, length);
+			wild_long_match(op, offset, length);
 		else
 			exact_match(op, offset, length);
 		op += length;

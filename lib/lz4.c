@@ -18,9 +18,16 @@
 #define LZ4_MATCH_LIMIT	      12 /* the last match starts at least 12 bytes before the end */
 #define LZ4_RUN_MASK	      15 /* a 4-bit length field of 15 continues in extra bytes */
 #define LZ4_LAST_SEQUENCE_MIN 8	 /* offset (2) + token (1) + last literals (5) after a run */
-/* Input and output room past which a sequence with both lengths in its token (at most 14
- * literals, 18 match bytes) meets every end rule, with the copies' overrun: 2 chunks + 32. */
-#define SHORT_SEQUENCE_ROOM 64
+/*
+ * The fast loop's room: a sequence that starts with more than FAST_INPUT_ROOM bytes of input
+ * and FAST_OUTPUT_ROOM bytes of output left meets every end rule if its lengths fit the
+ * checks below, and its copies' overrun (LZ_COPY_OVERRUN) stays inside both buffers. Input:
+ * a token, at most 14 literals read as one 16-byte chunk, the 2-byte offset, and the 8 bytes
+ * the end rules want after a match's offset. Output: 14 literals and 18 match bytes written
+ * as 16 and 24, and 32 bytes of overrun.
+ */
+#define FAST_INPUT_ROOM	 32
+#define FAST_OUTPUT_ROOM 64
 
 /* lz4_Frame_format.md: FLG and BD bytes, block size word, skippable frames. */
 #define LZ4_SKIPPABLE_MAGIC   0x184D2A50u
@@ -46,6 +53,121 @@ static int refuse(const char **why, const char *reason, int status)
 	return status;
 }
 
+/* Where decode_fast may go: see FAST_INPUT_ROOM. */
+struct fast_limits {
+	const uint8_t *base;  /* the history's start */
+	const uint8_t *ifast; /* a sequence starts before it, */
+	uint8_t *ofast;	      /* and before it, */
+	uint8_t *owild;	      /* and its wild copies end before it */
+};
+
+/*
+ * Decode sequences while both ends are far, each length and offset checked once against
+ * limits that leave room for every wild copy; return at the first sequence that fails a
+ * check, or near either end, with *ipp at its token and *opp where it goes. The careful path
+ * in decode_block decodes that one again, checking each rule on its own, and names the fault
+ * (writing a sequence's literals twice writes the same bytes). With 'whole_window' the
+ * output starts at least LZ4_WINDOW bytes past the history's start, so that every offset
+ * but 0 stays inside it: as in every block of a linked frame but the first.
+ *
+ * A sequence with both lengths in its token takes 3 input bytes more than its literals and
+ * writes at least 4 more, so while op stays below olimit, set no further past op than ip is
+ * from ifast, ip stays below ifast too: such sequences check only op.
+ */
+static inline __attribute__((always_inline)) void
+decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t **opp,
+		 int whole_window)
+{
+	const uint8_t *ip = *ipp;
+	uint8_t *op = *opp;
+	const uint8_t *const base = limits->base, *const ifast = limits->ifast;
+	uint8_t *const ofast = limits->ofast, *const owild = limits->owild;
+	const uint8_t *token_at;
+	uint8_t *sequence;
+	while (ip < ifast && op < ofast) {
+		size_t in_room = (size_t)(ifast - ip), out_room = (size_t)(ofast - op);
+		uint8_t *const olimit = op + (in_room < out_room ? in_room : out_room);
+		size_t token, literals, length, offset;
+		do {
+			token = *ip;
+			literals = token >> 4;
+			length = token & LZ4_RUN_MASK;
+			if (literals == LZ4_RUN_MASK || length == LZ4_RUN_MASK)
+				goto long_lengths;
+			offset = load_le16(ip + 1 + literals);
+			copy_chunk(op, ip + 1);
+			if (whole_window ? offset == 0
+					 : offset - 1 >= (size_t)(op + literals - base))
+				goto out; /* 0, or before the history */
+			op += literals;
+			ip += literals + 3;
+			length += LZ4_MIN_MATCH;
+			if (offset >= 8) {
+				/* 8-byte words, each read after the one before it is written */
+				const uint8_t *match = op - offset;
+				store_le64(op, load_le64(match));
+				store_le64(op + 8, load_le64(match + 8));
+				store_le64(op + 16, load_le64(match + 16));
+			} else {
+				wild_match(op, offset, length);
+			}
+			op += length;
+		} while (op < olimit);
+		continue;
+	long_lengths:
+		/* Checked against ifast and owild themselves; then olimit is set again. */
+		token_at = ip++;
+		sequence = op;
+		size_t byte;
+		if (literals == LZ4_RUN_MASK) {
+			do {
+				if (ip >= ifast)
+					goto careful;
+				byte = *ip++;
+				literals += byte;
+			} while (byte == 255);
+			if (literals > (size_t)(ifast - ip) || literals > (size_t)(owild - op))
+				goto careful;
+		}
+		wild_copy(op, ip, literals);
+		op += literals;
+		ip += literals;
+		offset = load_le16(ip);
+		ip += 2;
+		if (length == LZ4_RUN_MASK) {
+			do {
+				if (ip >= ifast)
+					goto careful;
+				byte = *ip++;
+				length += byte;
+			} while (byte == 255);
+		}
+		length += LZ4_MIN_MATCH;
+		if (length > (size_t)(owild - op) ||
+		    (whole_window ? offset == 0 : offset - 1 >= (size_t)(op - base)))
+			goto careful;
+		wild_long_match(op, offset, length);
+		op += length;
+	}
+	goto out;
+careful:
+	ip = token_at;
+	op = sequence;
+out:
+	*ipp = ip;
+	*opp = op;
+}
+
+/* In a function of its own, so that the loop's few pointers stay in registers. */
+static __attribute__((noinline)) void decode_fast(const struct fast_limits *limits,
+						  const uint8_t **ipp, uint8_t **opp)
+{
+	if ((size_t)(*opp - limits->base) >= LZ4_WINDOW)
+		decode_sequences(limits, ipp, opp, 1);
+	else
+		decode_sequences(limits, ipp, opp, 0);
+}
+
 /*
  * One block to op, history from 'base', rules relative to op + capacity, writes at most
  * 'writable' (<= capacity) bytes.
@@ -59,37 +181,20 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 	/* The reference decoder's reading for no room at all: only the empty block, one 0. */
 	if (capacity == 0 && !(src_len == 1 && ip[0] == 0))
 		return refuse(why, "LZ4 block: not empty, and no room", KS_EFORMAT);
+	int far = src_len > FAST_INPUT_ROOM && writable > FAST_OUTPUT_ROOM;
+	struct fast_limits limits = {
+		.base = base,
+		.ifast = far ? iend - FAST_INPUT_ROOM : ip,
+		.ofast = far ? wend - FAST_OUTPUT_ROOM : op,
+		.owild = far ? wend - LZ_COPY_OVERRUN : op,
+	};
 	for (;;) {
+		if (ip < limits.ifast && op < limits.ofast)
+			decode_fast(&limits, &ip, &op);
 		if (ip >= iend)
 			return refuse(why, "LZ4 block: truncated sequence", KS_EFORMAT);
 		unsigned token = *ip++;
 		size_t literals = token >> 4;
-		/*
-		 * The common sequence: both lengths in the token, far from both ends, so every end
-		 * rule holds and one chunk of literals and at most two of match suffice.
-		 */
-		if (literals < LZ4_RUN_MASK && (token & LZ4_RUN_MASK) < LZ4_RUN_MASK &&
-		    (size_t)(iend - ip) >= SHORT_SEQUENCE_ROOM &&
-		    (size_t)(wend - op) >= SHORT_SEQUENCE_ROOM) {
-			size_t offset = load_le16(ip + literals);
-			if (offset - 1 < (size_t)(op + literals - base)) {
-				size_t length = (token & LZ4_RUN_MASK) + LZ4_MIN_MATCH;
-				copy_chunk(op, ip);
-				op += literals;
-				ip += literals + 2;
-				if (offset >= LZ_COPY_CHUNK) {
-					copy_chunk(op, op - offset);
-					if (length > LZ_COPY_CHUNK) /* most are not */
-						copy_chunk(op + LZ_COPY_CHUNK,
-							   op + LZ_COPY_CHUNK - offset);
-				} else {
-					wild_match(op, offset, length);
-				}
-				op += length;
-				continue;
-			}
-			/* A bad offset: the careful path below says which. */
-		}
 		if (literals == LZ4_RUN_MASK) {
 			if ((size_t)(iend - ip) <= LZ4_RUN_MASK)
 				return refuse(
@@ -166,7 +271,7 @@ static int decode_block(const uint8_t *base, uint8_t *op, size_t capacity, size_
 		if (length > (size_t)(wend - op))
 			return refuse(why, "LZ4 block: output buffer too small", KS_ENOSPC);
 		if ((size_t)(wend - op) >= length + LZ_COPY_OVERRUN)
-			wild_match(op, offset, length);
+			wild_long_match(op, offset, length);
 		else
 			exact_match(op, offset, length);
 		op += length;

@@ -13,6 +13,7 @@
 
 #define LZ_COPY_CHUNK	16
 #define LZ_COPY_OVERRUN 32 /* bytes a wild copy may touch past its end: one chunk, rounded up */
+#define RUN_ROUND	64 /* bytes wild_run writes a round */
 
 static inline void copy_chunk(uint8_t *d, const uint8_t *s)
 {
@@ -63,6 +64,37 @@ static inline void wild_match(uint8_t *op, size_t distance, size_t n)
 }
 
 /*
+ * wild_match for distance 1, a run of the byte before op: the zeros between a kernel's
+ * sections, megabytes of them, so 64 bytes a round. Writes at most 7 bytes past op + n.
+ */
+static inline void wild_run(uint8_t *op, size_t n)
+{
+	uint8_t *end = op + n;
+	uint64_t run = op[-1] * (uint64_t)0x0101010101010101u;
+	for (; (size_t)(end - op) >= RUN_ROUND; op += RUN_ROUND) {
+		__builtin_memcpy(op, &run, 8);
+		__builtin_memcpy(op + 8, &run, 8);
+		__builtin_memcpy(op + 16, &run, 8);
+		__builtin_memcpy(op + 24, &run, 8);
+		__builtin_memcpy(op + 32, &run, 8);
+		__builtin_memcpy(op + 40, &run, 8);
+		__builtin_memcpy(op + 48, &run, 8);
+		__builtin_memcpy(op + 56, &run, 8);
+	}
+	for (; op < end; op += 8)
+		__builtin_memcpy(op, &run, 8);
+}
+
+/* wild_match for a match that may be long: a run of one byte goes to wild_run. */
+static inline void wild_long_match(uint8_t *op, size_t distance, size_t n)
+{
+	if (distance == 1)
+		wild_run(op, n);
+	else
+		wild_match(op, distance, n);
+}
+
+/*
  * The same, touching exactly [op, op + n): wild but for its last LZ_COPY_OVERRUN bytes, whose
  * room a wild copy of the rest may use (it writes there what the exact tail writes again).
  * Long matches end near the buffer's end: the last of a block that repeats one pattern is
@@ -72,7 +104,7 @@ static inline void exact_match(uint8_t *op, size_t distance, size_t n)
 {
 	if (n > LZ_COPY_OVERRUN) {
 		size_t wild = n - LZ_COPY_OVERRUN;
-		wild_match(op, distance, wild);
+		wild_long_match(op, distance, wild);
 		op += wild;
 		n = LZ_COPY_OVERRUN;
 	}

@@ -5,7 +5,8 @@
  * 2. The input as one block: LZ4_decompress_safe and lz4_block_decompress, with the same
  *    capacity (a fixed one, then exactly the library's output size).
  * 3. The input as content: liblz4 compresses it as a frame (level, block size and mode,
- *    checksums from its first byte) and lz4_decompress must give it back exactly.
+ *    checksums from its first byte) and lz4_decompress must give it back exactly; and as one
+ *    block, which lz4_block_decompress must give back with room to spare.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The most output one input may produce; past it both decoders must refuse. */
 #define OUT_MAX	       (256u << 10)
 #define BLOCK_CAPACITY (64u << 10)
+#define ROOM_TO_SPARE  4096 /* more than the decoders' fast loops leave at the end */
 
 static int ours(uint8_t *dst, size_t capacity, const uint8_t *src, size_t len, size_t *out,
 		const char **why)
@@ -96,6 +98,23 @@ static void as_content(const uint8_t *data, size_t size)
 	    memcmp(mine, data, size) != 0)
 		abort();
 	free(frame);
+	free(mine);
+	/* The same content as one block, decoded with room to spare from an exact-size copy:
+	 * the decoder's fast loop then runs on to the block's last sequences. */
+	int block_bound = LZ4_compressBound((int)size);
+	char *scratch = malloc((size_t)block_bound);
+	int block_len = LZ4_compress_default((const char *)data, scratch, (int)size, block_bound);
+	if (block_len <= 0)
+		abort();
+	uint8_t *block = malloc((size_t)block_len);
+	memcpy(block, scratch, (size_t)block_len);
+	free(scratch);
+	size_t room = size + ROOM_TO_SPARE;
+	mine = malloc(room);
+	if (lz4_block_decompress(mine, 0, room, block, (size_t)block_len, &out, NULL) != KS_OK ||
+	    out != size || memcmp(mine, data, size) != 0)
+		abort();
+	free(block);
 	free(mine);
 }
 

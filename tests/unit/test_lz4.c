@@ -303,6 +303,72 @@ static void test_blocks_agree_with_the_library(void **state)
 	free(text.p);
 }
 
+/*
+ * A block decoded with room to spare: the decoder's fast loop runs on to the block's last
+ * sequences, so they must be read from the block alone (an exact-size copy, under ASan).
+ */
+static void test_a_block_decodes_the_same_with_room_to_spare(void **state)
+{
+	(void)state;
+	struct buf text = test_text_like(60000, 13);
+	int bound = LZ4_compressBound((int)text.len);
+	char *scratch = malloc((size_t)bound);
+	size_t capacity = text.len + 4096;
+	for (int level = 0; level <= LZ4HC_CLEVEL_MAX; level += 4) {
+		int len = level ? LZ4_compress_HC((const char *)text.p, scratch, (int)text.len,
+						  bound, level)
+				: LZ4_compress_default((const char *)text.p, scratch,
+						       (int)text.len, bound);
+		assert_true(len > 0);
+		uint8_t *block = malloc((size_t)len);
+		memcpy(block, scratch, (size_t)len);
+		uint8_t *out = malloc(capacity);
+		size_t decoded;
+		assert_int_equal(LZ4_decompress_safe((const char *)block, (char *)out, len,
+						     (int)capacity),
+				 (int)text.len);
+		memset(out, 0, capacity);
+		assert_int_equal(
+			lz4_block_decompress(out, 0, capacity, block, (size_t)len, &decoded, NULL),
+			KS_OK);
+		assert_int_equal(decoded, text.len);
+		assert_memory_equal(out, text.p, text.len);
+		free(out);
+		free(block);
+	}
+	free(scratch);
+	free(text.p);
+}
+
+/*
+ * A literal run longer than the output's room, with input enough behind it: refused like the
+ * library refuses it, and nothing written past the buffer (exact-size, under ASan). 929 bytes
+ * of 'A' (one literal, then offset 1 and a match of 4 + 15 + 910), then 100 literals where 70
+ * bytes of room are left, then 40 more bytes of input.
+ */
+static void test_a_literal_run_past_the_room_left_is_refused(void **state)
+{
+	(void)state;
+	enum { CAPACITY = 1000, LITERALS = 100, AFTER = 40 };
+	static const uint8_t head[] = {0x1F, 'A', 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0x91, 0xF0,
+				       LITERALS - 15};
+	size_t len = sizeof(head) + LITERALS + AFTER;
+	uint8_t *block = malloc(len);
+	memcpy(block, head, sizeof(head));
+	memset(block + sizeof(head), 'B', LITERALS);
+	memset(block + sizeof(head) + LITERALS, 0, AFTER);
+	uint8_t *out = malloc(CAPACITY);
+	assert_true(LZ4_decompress_safe((const char *)block, (char *)out, (int)len, CAPACITY) < 0);
+	size_t decoded;
+	const char *why = NULL;
+	assert_int_equal(lz4_block_decompress(out, 0, CAPACITY, block, len, &decoded, &why),
+			 KS_EFORMAT);
+	/* Refused at the run: too long to leave room for a match, and not the block's end. */
+	assert_string_equal(why, "LZ4 block: end rule: a match after the last literals");
+	free(out);
+	free(block);
+}
+
 static void test_the_i386_build_decodes_the_same_frames(void **state)
 {
 	(void)state;
@@ -329,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
 		cmocka_unit_test(test_an_empty_uncompressed_block_is_no_end_mark),
 		cmocka_unit_test(test_blocks_agree_with_the_library),
+		cmocka_unit_test(test_a_block_decodes_the_same_with_room_to_spare),
+		cmocka_unit_test(test_a_literal_run_past_the_room_left_is_refused),
 		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

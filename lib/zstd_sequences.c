@@ -135,28 +135,29 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 	int rc = KS_OK;
 	for (size_t i = 0; i < n; i++) {
 		REFILL(&b);
-		const struct seq_entry ll_e = ws->ll_entries[ll_state],
-				       of_e = ws->of_entries[of_state],
-				       ml_e = ws->ml_entries[ml_state];
-		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
+		/* Pointers, not copies: each field is loaded where it is used, not kept. */
+		const struct seq_entry *ll_e = &ws->ll_entries[ll_state],
+				       *of_e = &ws->of_entries[of_state],
+				       *ml_e = &ws->ml_entries[ml_state];
+		size_t offset = of_e->value + read_extra(&b, of_e->extra_bits);
 		if (!BITS_WIDE)
 			REFILL(&b);
 		/* Most lengths have no extra bits: a well-predicted branch skips the read. */
-		size_t match = ml_e.value;
-		if (ml_e.extra_bits)
-			match += bits_read_nonzero(&b, ml_e.extra_bits);
+		size_t match = ml_e->value;
+		if (ml_e->extra_bits)
+			match += bits_read_nonzero(&b, ml_e->extra_bits);
 		REFILL(&b);
-		size_t literals = ll_e.value;
-		if (ll_e.extra_bits)
-			literals += bits_read_nonzero(&b, ll_e.extra_bits);
+		size_t literals = ll_e->value;
+		if (ll_e->extra_bits)
+			literals += bits_read_nonzero(&b, ll_e->extra_bits);
 		if (far || --remaining) {
 			if (!BITS_WIDE)
 				REFILL(&b);
-			ll_state = ll_e.next_base + bits_read(&b, ll_e.state_bits);
-			ml_state = ml_e.next_base + bits_read(&b, ml_e.state_bits);
+			ll_state = ll_e->next_base + bits_read(&b, ll_e->state_bits);
+			ml_state = ml_e->next_base + bits_read(&b, ml_e->state_bits);
 			if (!BITS_WIDE)
 				REFILL(&b);
-			of_state = of_e.next_base + bits_read(&b, of_e.state_bits);
+			of_state = of_e->next_base + bits_read(&b, of_e->state_bits);
 		}
 		/* 3.1.1.5: with no literals, the repeat codes shift by one. */
 		if (offset > REPEAT_CODES) {

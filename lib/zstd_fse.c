@@ -59,6 +59,8 @@ static inline unsigned highbit(uint32_t v) /* v > 0 */
 static uint32_t forward_bits(const uint8_t *src, size_t len, size_t pos)
 {
 	size_t byte = pos >> 3;
+	if (byte + 4 <= len)
+		return load_le32(src + byte) >> (pos & 7);
 	uint32_t v = 0;
 	for (unsigned i = 0; i < 4; i++)
 		if (byte + i < len)

@@ -263,7 +263,11 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 		for (unsigned k = 0; k < 3; k++)
 			d.rep[k] = ws->rep[k];
 		for (size_t left = count; left;) {
-			/* As many as the bits before ptr surely hold, short of the last one. */
+			/*
+			 * Unclamped: as many as the bytes before ptr hold at SEQ_MAX_BITS each,
+			 * a word kept in reserve (so no refill can move ptr before the start),
+			 * and short of the block's last sequence.
+			 */
 			size_t before = (size_t)(d.bits.ptr - d.bits.start);
 			size_t n = before > sizeof(uintptr_t)
 					   ? (before - sizeof(uintptr_t)) * 8 / SEQ_MAX_BITS
@@ -272,7 +276,7 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 				n = left - 1;
 			if (n > SEQ_BATCH)
 				n = SEQ_BATCH;
-			if (n && before >= (n * SEQ_MAX_BITS + 7) / 8 + sizeof(uintptr_t))
+			if (n)
 				rc = run_batch(ws, &d, &o, n, &left, 1);
 			else
 				rc = run_batch(ws, &d, &o, left < SEQ_BATCH ? left : SEQ_BATCH, &left,

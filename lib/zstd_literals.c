@@ -14,6 +14,7 @@ enum literals_type { LIT_RAW = 0, LIT_RLE = 1, LIT_COMPRESSED = 2, LIT_TREELESS 
 /* Symbols per stream per refill: at most HUF_LOG_MAX bits each within BITS_AFTER_REFILL. */
 #define HUF_PER_REFILL (BITS_AFTER_REFILL / HUF_LOG_MAX)
 
+
 static inline uint8_t *decode_symbol(const struct huf_entry *table, unsigned log, struct bits *b,
 				     uint8_t *op)
 {
@@ -107,6 +108,11 @@ static int decode_four_streams(struct zstd_workspace *ws, const uint8_t *src, si
 			bits_refill_far(&r1);
 			bits_refill_far(&r2);
 			bits_refill_far(&r3);
+			/* Unrolled on a wide word: 1 % fewer instructions on the host. A narrow
+			 * word's two symbols a round take fewer as a loop. */
+#if UINTPTR_MAX > UINT32_MAX
+#pragma GCC unroll 8
+#endif
 			for (unsigned i = 0; i < HUF_PER_REFILL; i++) {
 				op0 = decode_symbol(table, log, &r0, op0);
 				op1 = decode_symbol(table, log, &r1, op1);

@@ -8,7 +8,7 @@
 #include "lib/zstd_bits.h"
 #include "lib/zstd_internal.h"
 
-#define HUF_DIRECT_MIN 128 /* a header byte of 128 or more: 4-bit weights follow directly */
+#define HUF_DIRECT_MIN	     128 /* a header byte of 128 or more: 4-bit weights follow directly */
 #define HUF_ENTRIES_PER_WORD 4
 #define HUF_ENTRY_REPEAT     0x0001000100010001ull /* times one 2-byte entry: four of it */
 _Static_assert(sizeof(struct huf_entry) == 2, "four Huffman entries fill 8 bytes");

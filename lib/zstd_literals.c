@@ -14,7 +14,6 @@ enum literals_type { LIT_RAW = 0, LIT_RLE = 1, LIT_COMPRESSED = 2, LIT_TREELESS 
 /* Symbols per stream per refill: at most HUF_LOG_MAX bits each within BITS_AFTER_REFILL. */
 #define HUF_PER_REFILL (BITS_AFTER_REFILL / HUF_LOG_MAX)
 
-
 static inline uint8_t *decode_symbol(const struct huf_entry *table, unsigned log, struct bits *b,
 				     uint8_t *op)
 {

@@ -279,8 +279,8 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 			if (n)
 				rc = run_batch(ws, &d, &o, n, &left, 1);
 			else
-				rc = run_batch(ws, &d, &o, left < SEQ_BATCH ? left : SEQ_BATCH, &left,
-					       0);
+				rc = run_batch(ws, &d, &o, left < SEQ_BATCH ? left : SEQ_BATCH,
+					       &left, 0);
 			if (rc)
 				return rc;
 		}

@@ -414,17 +414,20 @@ static size_t frame_with_one_match(uint8_t *frame, unsigned offset)
 	}
 	unsigned value = offset + 3, code = 31 - (unsigned)__builtin_clz(value);
 	unsigned stream = value; /* the end marker at bit 'code', the extra bits below it */
+	static const uint8_t block_header[] = {0x45, 0x00, 0x00}; /* compressed, 8 bytes, last */
 	const uint8_t block[] = {
-		0x45, 0x00, 0x00, /* compressed, 8 bytes, last */
-		0x00,		  /* raw literals, none */
-		0x01,		  /* one sequence */
-		0x54,		  /* Literals_Lengths, Offsets, Match_Lengths: RLE */
-		0x00,		  /* literal length code 0: none */
-		(uint8_t)code,	  /* offset code */
-		0x00,		  /* match length code 0: 3 bytes */
-		(uint8_t)stream, (uint8_t)(stream >> 8),
+		0x00,		 /* raw literals, none */
+		0x01,		 /* one sequence */
+		0x54,		 /* Literals_Lengths, Offsets, Match_Lengths: RLE */
+		0x00,		 /* literal length code 0: none */
+		(uint8_t)code,	 /* offset code */
+		0x00,		 /* match length code 0: 3 bytes */
+		(uint8_t)stream, /* the stream, little-endian */
+		(uint8_t)(stream >> 8),
 	};
 	assert_true(code >= 8 && code < 16); /* two bytes of stream, the marker in the second */
+	memcpy(frame + at, block_header, sizeof(block_header));
+	at += sizeof(block_header);
 	memcpy(frame + at, block, sizeof(block));
 	at += sizeof(block);
 	static const uint8_t skippable[8] = {0x50, 0x2A, 0x4D, 0x18, 64, 0, 0, 0};

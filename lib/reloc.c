@@ -291,8 +291,41 @@ static int next_run(struct reloc_stream *s)
 }
 
 /*
+ * Walk over the group's next s->left fields, which the other stream patches and checks
+ * (overlap with the field before, overflow): their gaps only, each kept in bounds, so that
+ * this stream's next field is checked from the right offset. A group's first field, whose
+ * gap is an offset, takes the general walk (a walk_fields of PASS_SKIP for every field cost
+ * more: docs/results.md 5b).
+ */
+static int skip_fields(struct reloc_stream *s)
+{
+	if (s->min_gap == 0)
+		return walk_fields(s, NULL, 0, s->width, PASS_SKIP);
+	struct decoder d = { s->at, s->end };
+	size_t left = s->left, offset = s->offset, room = s->room, gap;
+	int rc = KS_OK;
+	for (; left; left--) {
+		if ((rc = read_uleb128_size(&d, &gap)) != KS_OK)
+			break;
+		if (gap > room) {
+			rc = KS_ERANGE;
+			break;
+		}
+		room -= gap;
+		offset += gap;
+	}
+	s->at = d.p;
+	s->left = left;
+	s->offset = offset;
+	s->room = room;
+	if (rc == KS_OK && left == 0)
+		s->prev_end = offset + s->width;
+	return rc;
+}
+
+/*
  * The group in progress for a stream with runs: each walk stays within one run, patching it
- * or walking over it (PASS_SKIP: a few runs a kernel, so the width may be a variable).
+ * or walking over it.
  */
 static __attribute__((noinline)) int walk_runs(struct reloc_stream *s, size_t limit)
 {
@@ -305,8 +338,7 @@ static __attribute__((noinline)) int walk_runs(struct reloc_stream *s, size_t li
 		size_t group_left = s->left;
 		size_t n = group_left < s->run_left ? group_left : s->run_left;
 		s->left = n;
-		rc = s->run_late != s->patches_late ? walk_fields(s, NULL, limit, s->width, PASS_SKIP)
-						    : patch_fields(s, limit);
+		rc = s->run_late != s->patches_late ? skip_fields(s) : patch_fields(s, limit);
 		size_t done = n - s->left;
 		s->left = group_left - done;
 		s->run_left -= done;

@@ -37,15 +37,21 @@ static int patched(const uint8_t *image, unsigned i)
 /* runs: late 1 (field 0), early 2 (fields 1, 2); field 3 and 4 lie past the runs: late. */
 static const uint8_t runs[] = { 1, 2 };
 
+/* A fresh image and a schedule over table with these runs; the decoder's hooks. */
+static struct decode_progress start(struct reloc_schedule *s, uint8_t *image,
+				    const uint8_t *with, size_t with_size)
+{
+	fill(image);
+	reloc_schedule_init(s, image, IMAGE_SIZE, table, sizeof(table), with, with_size, SLIDE);
+	return reloc_schedule_progress(s);
+}
+
 static void test_written_patches_only_early_fields_below_it(void **state)
 {
 	(void)state;
 	uint8_t image[IMAGE_SIZE];
-	fill(image);
 	struct reloc_schedule s;
-	reloc_schedule_init(&s, image, IMAGE_SIZE, table, sizeof(table), runs, sizeof(runs),
-			    SLIDE);
-	struct decode_progress p = reloc_schedule_progress(&s);
+	struct decode_progress p = start(&s, image, runs, sizeof(runs));
 	assert_int_equal(p.written(p.ctx, 12), KS_OK); /* field 1 ends at 12, field 2 at 20 */
 	assert_false(patched(image, 0));
 	assert_true(patched(image, 1));
@@ -61,11 +67,8 @@ static void test_final_patches_late_fields_below_it(void **state)
 {
 	(void)state;
 	uint8_t image[IMAGE_SIZE];
-	fill(image);
 	struct reloc_schedule s;
-	reloc_schedule_init(&s, image, IMAGE_SIZE, table, sizeof(table), runs, sizeof(runs),
-			    SLIDE);
-	struct decode_progress p = reloc_schedule_progress(&s);
+	struct decode_progress p = start(&s, image, runs, sizeof(runs));
 	assert_int_equal(p.final(p.ctx, 28), KS_OK);
 	for (unsigned i = 0; i < 4; i++)
 		assert_true(patched(image, i));
@@ -87,11 +90,8 @@ static void test_every_order_of_reports_gives_reloc_apply(void **state)
 	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
 		for (size_t step = 1; step <= 9; step += 4) {
 			uint8_t image[IMAGE_SIZE];
-			fill(image);
 			struct reloc_schedule s;
-			reloc_schedule_init(&s, image, IMAGE_SIZE, table, sizeof(table), masks[m],
-					    sizes[m], SLIDE);
-			struct decode_progress p = reloc_schedule_progress(&s);
+			struct decode_progress p = start(&s, image, masks[m], sizes[m]);
 			for (size_t at = 0; at <= IMAGE_SIZE; at += step) {
 				assert_int_equal(p.written(p.ctx, at), KS_OK);
 				assert_int_equal(p.final(p.ctx, at / 2), KS_OK);
@@ -105,10 +105,8 @@ static void test_no_runs_means_every_field_waits_for_final(void **state)
 {
 	(void)state;
 	uint8_t image[IMAGE_SIZE];
-	fill(image);
 	struct reloc_schedule s;
-	reloc_schedule_init(&s, image, IMAGE_SIZE, table, sizeof(table), NULL, 0, SLIDE);
-	struct decode_progress p = reloc_schedule_progress(&s);
+	struct decode_progress p = start(&s, image, NULL, 0);
 	assert_int_equal(p.written(p.ctx, IMAGE_SIZE), KS_OK);
 	for (unsigned i = 0; i < FIELDS; i++)
 		assert_false(patched(image, i));
@@ -122,10 +120,8 @@ static void test_a_truncated_run_is_refused(void **state)
 	(void)state;
 	static const uint8_t truncated[] = { 1, 0x80 };
 	uint8_t image[IMAGE_SIZE];
-	fill(image);
 	struct reloc_schedule s;
-	reloc_schedule_init(&s, image, IMAGE_SIZE, table, sizeof(table), truncated,
-			    sizeof(truncated), SLIDE);
+	start(&s, image, truncated, sizeof(truncated));
 	assert_int_equal(reloc_schedule_finish(&s), KS_EFORMAT);
 	assert_int_equal(reloc_schedule_status(&s), KS_EFORMAT);
 }
@@ -145,6 +141,23 @@ static void test_a_skipped_field_out_of_bounds_is_refused(void **state)
 	assert_int_equal(p.written(p.ctx, IMAGE_SIZE), KS_ERANGE);
 }
 
+/* A field over its neighbour is refused by the half that patches it, whichever that is. */
+static void test_an_overlapping_field_is_refused_by_its_own_half(void **state)
+{
+	(void)state;
+	static const uint8_t overlapping[] = { RELOC_ADD32, 3, 0, 8, 2 };
+	static const uint8_t early_then_late[] = { 0, 2 }, late_then_early[] = { 2, 1 };
+	const uint8_t *masks[] = { early_then_late, late_then_early };
+	for (size_t m = 0; m < 2; m++) {
+		uint8_t image[IMAGE_SIZE];
+		fill(image);
+		struct reloc_schedule s;
+		reloc_schedule_init(&s, image, IMAGE_SIZE, overlapping, sizeof(overlapping),
+				    masks[m], 2, SLIDE);
+		assert_int_equal(reloc_schedule_finish(&s), KS_EFORMAT);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_no_runs_means_every_field_waits_for_final),
 		cmocka_unit_test(test_a_truncated_run_is_refused),
 		cmocka_unit_test(test_a_skipped_field_out_of_bounds_is_refused),
+		cmocka_unit_test(test_an_overlapping_field_is_refused_by_its_own_half),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

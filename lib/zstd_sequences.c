@@ -17,6 +17,12 @@
 #define MODES_RESERVED	     3
 #define SEQUENCES_OVERREAD   "zstd: sequences read past their bitstream"
 
+/* kslide-pack's own build of this file (tools/pack/zstd_observed.c) learns which output bytes
+ * each match reads; everywhere else the hook is nothing. */
+#ifndef ZSTD_OBSERVE_MATCH
+#define ZSTD_OBSERVE_MATCH(from, len) ((void)0)
+#endif
+
 /* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
 static inline size_t read_extra(struct bits *b, unsigned n)
 {
@@ -116,6 +122,7 @@ static __attribute__((noinline)) int execute_careful(struct zstd_workspace *ws,
 	if (rc)
 		return rc;
 	exact_copy(o->op, o->lp, literals);
+	ZSTD_OBSERVE_MATCH(o->op + literals - offset, match);
 	exact_match(o->op + literals, offset, match);
 	o->op += literals + match;
 	o->lp += literals;
@@ -199,6 +206,7 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 		if (__builtin_expect(fast, 1)) {
 			wild_copy(op, lp, literals);
 			op += literals;
+			ZSTD_OBSERVE_MATCH(op - offset, match);
 			wild_match(op, offset, match);
 			op += match;
 			lp += literals;

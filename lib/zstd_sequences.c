@@ -248,6 +248,14 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 	int rc = read_count(ws, src, len, &count, &at);
 	if (rc)
 		return rc;
+	/*
+	 * RFC 8878 counts no sequences with the single byte 0, after which the section ends;
+	 * a zero written long would still carry modes and tables for later blocks' repeats,
+	 * which no encoder writes and libzstd half-reads.
+	 */
+	if (count == 0 && at > 1)
+		return zstd_refuse(ws, "zstd: zero sequences counted in more than one byte",
+				   KS_EFORMAT);
 	struct seq_output o = {dst + *pos,	    dst + limit,       dst + frame_start, lit->ptr,
 			       lit->ptr + lit->len, lit->readable_end, ws->window};
 	if (count > 0) {

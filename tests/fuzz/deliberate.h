@@ -26,6 +26,7 @@ static inline int zstd_deliberately_refused(const char *why)
 		"zstd: sequences read past their bitstream",
 		"zstd: sequences bitstream not consumed exactly",
 		"zstd: reserved sequence mode bits",
+		"zstd: zero sequences counted in more than one byte",
 	};
 	for (size_t i = 0; why && i < sizeof(reasons) / sizeof(reasons[0]); i++)
 		if (strcmp(why, reasons[i]) == 0)

@@ -358,6 +358,39 @@ static void test_header_rules(void **state)
 	assert_same_verdict(no_weight_one, sizeof(no_weight_one));
 }
 
+/*
+ * A block of 21 RLE literals 'a' whose sequence count is 0: written as the byte 0 it ends the
+ * section and the block; written long (0x80 0x00, then a modes byte and 4 more bytes) libzstd
+ * reads on and ignores the rest, and we refuse it (tests/fuzz/deliberate.h; found by
+ * fuzz_zstd, tests/fuzz/corpus/zstd/regress-zero-count-long).
+ */
+static void test_a_zero_sequence_count_is_the_byte_zero(void **state)
+{
+	(void)state;
+	/* FHD 0, Window_Descriptor 0, an empty raw block, then the last, compressed block */
+	uint8_t zero_long[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5D, 0x00, 0x00,
+			       0x5D, 0x01, 0x00, 'a',  0x80, 0x00, 0x02, 0xF8, 0x80, 0x00, 0x3F};
+	uint8_t zero_short[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x00, 0x00, 0x00,
+				0x2D, 0x00, 0x00, 0x5D, 0x01, 0x00, 'a',  0x00};
+	uint8_t zero_then_more[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x00, 0x00, 0x00, 0x35,
+				    0x00, 0x00, 0x5D, 0x01, 0x00, 'a',	0x00, 0x00};
+	uint8_t out[64], lib[64];
+	size_t out_len;
+	const char *why = NULL;
+	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, sizeof(out), zero_short,
+					 sizeof(zero_short), &out_len, NULL, &why),
+			 KS_OK);
+	assert_int_equal(out_len, 21);
+	assert_int_equal(ZSTD_decompress(lib, sizeof(lib), zero_short, sizeof(zero_short)), 21);
+	assert_memory_equal(out, lib, 21);
+	assert_same_verdict(zero_then_more, sizeof(zero_then_more));
+	assert_int_equal(ZSTD_decompress(lib, sizeof(lib), zero_long, sizeof(zero_long)), 21);
+	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, sizeof(out), zero_long,
+					 sizeof(zero_long), &out_len, NULL, &why),
+			 KS_EFORMAT);
+	assert_string_equal(why, "zstd: zero sequences counted in more than one byte");
+}
+
 /* The i386 build (narrow bit reader): kernel levels, small windows, a far match. */
 static void test_the_i386_build_decodes_the_same_frames(void **state)
 {
@@ -476,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
 		cmocka_unit_test(test_header_rules),
 		cmocka_unit_test(test_an_offset_beyond_the_window_is_refused),
+		cmocka_unit_test(test_a_zero_sequence_count_is_the_byte_zero),
 		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

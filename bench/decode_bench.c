@@ -6,8 +6,9 @@
  * the two decoders alternate, so that both see the same machine.
  *
  * With -r, each FILE is a compressed kslide image, and what is timed is the stub's way of
- * relocating it (boot/stub.c): the payload decoded with a reloc_stream patching each block
- * the decoder reports final (lib/decompress.h), against decoding it whole, then reloc_apply.
+ * relocating it (boot/stub.c): the payload decoded with its reloc_schedule patching the early
+ * fields after each block and the rest once the decoder reports them final
+ * (lib/reloc_schedule.h), against decoding it whole, then reloc_apply.
  * usage: decode-bench [-n RUNS] FILE...
  *        decode-bench -r [-n RUNS] IMAGE...
  */
@@ -23,6 +24,7 @@
 #include "include/kslide/image.h"
 #include "lib/lz4.h"
 #include "lib/reloc.h"
+#include "lib/reloc_schedule.h"
 #include "lib/zstd.h"
 
 #define DEFAULT_RUNS	 10
@@ -163,11 +165,6 @@ static int decode_with(uint32_t codec, unsigned char *dst, size_t size, const un
 	return rc == 0 && got == size ? 0 : -1;
 }
 
-static int patch_final(void *stream, size_t final)
-{
-	return reloc_stream_patch(stream, final);
-}
-
 #define BENCH_SLIDE 0x1000000 /* 16 MiB: every kind of field takes it */
 
 /* One image: decode + reloc_apply against decode with the stream, best of runs each. */
@@ -187,14 +184,15 @@ static int bench_relocation(const char *path, int runs)
 	if (h.version != KSLIDE_IMAGE_VERSION || h.payload_codec == KSLIDE_CODEC_NONE ||
 	    h.payload_offset + h.payload_stored_size > len || h.relocs_offset + h.relocs_stored_size > len)
 		goto out;
-	table = malloc(h.relocs_size + 1);
+	size_t table_size = h.relocs_size, runs_size = h.relocs_runs_size;
+	table = malloc(table_size + runs_size + 1);
 	a = malloc(h.payload_mem_size);
 	b = malloc(h.payload_mem_size);
 	if (!table || !a || !b)
 		goto out;
-	if (h.relocs_stored_size == h.relocs_size)
-		memcpy(table, img + h.relocs_offset, h.relocs_size);
-	else if (decode_with(h.payload_codec, table, h.relocs_size, img + h.relocs_offset,
+	if (table_size == 0)
+		;
+	else if (decode_with(h.payload_codec, table, table_size + runs_size, img + h.relocs_offset,
 			     h.relocs_stored_size, NULL))
 		goto out;
 	const unsigned char *payload = img + h.payload_offset;
@@ -206,12 +204,13 @@ static int bench_relocation(const char *path, int runs)
 		memset(a + file, 0, mem - file);
 		rc |= reloc_apply(a, mem, table, h.relocs_size, BENCH_SLIDE);
 		double t1 = now();
-		struct reloc_stream stream;
-		reloc_stream_init(&stream, b, mem, table, h.relocs_size, BENCH_SLIDE);
-		struct decode_progress progress = {patch_final, &stream};
+		struct reloc_schedule schedule;
+		reloc_schedule_init(&schedule, b, mem, table, table_size, table + table_size,
+				    runs_size, BENCH_SLIDE);
+		struct decode_progress progress = reloc_schedule_progress(&schedule);
 		rc |= decode_with(h.payload_codec, b, file, payload, h.payload_stored_size, &progress);
 		memset(b + file, 0, mem - file);
-		rc |= reloc_stream_patch(&stream, mem);
+		rc |= reloc_schedule_finish(&schedule);
 		double t2 = now();
 		if (rc || memcmp(a, b, mem))
 			goto out;

@@ -40,6 +40,7 @@
 #include "lib/lz4.h"
 #include "lib/pool.h"
 #include "lib/reloc.h"
+#include "lib/reloc_schedule.h"
 #include "lib/slots.h"
 #include "lib/string.h"
 #include "lib/uniform.h"
@@ -349,20 +350,14 @@ static int decode(void *workspace, uint8_t *dst, size_t size, const uint8_t *src
 	return rc;
 }
 
-/* The decoders' progress hook: relocate what they will not read again, while in cache. */
-static int relocate_final(void *stream, size_t final)
-{
-	return reloc_stream_patch(stream, final);
-}
-
 /*
  * A compressed payload (docs/format.md): its relocation table decoded first, into lent memory;
- * then the payload decoded straight into the slot, no second copy, and each block relocated
- * as soon as the decoder will not read it again (lib/decompress.h; for LZ4 a block behind,
- * for zstd, whose window is the whole kernel, at the frame's end); then its bss cleared and
- * the fields there patched. The stored bytes were summed before anything moved
- * (check_image), and decoding is deterministic, so a decode error here means a packer or
- * decoder fault, not a damaged file. The zstd workspace is lent memory too, a fixed
+ * then the payload decoded straight into the slot, no second copy, and each field relocated
+ * as soon as the decoder will not read it again (lib/reloc_schedule.h: a zstd image's early
+ * fields right after their block, the late ones at the frame's end; LZ4's a block behind);
+ * then its bss cleared and the fields there patched. The stored bytes were summed before
+ * anything moved (check_image), and decoding is deterministic, so a decode error here means a
+ * packer or decoder fault, not a damaged file. The zstd workspace is lent memory too, a fixed
  * ZSTD_WORKSPACE_SIZE; the decoders refuse a window they cannot hold (lib/zstd.h).
  */
 static int decode_and_relocate(const struct kslide_bootinfo *bi)
@@ -379,9 +374,11 @@ static int decode_and_relocate(const struct kslide_bootinfo *bi)
 	if (h->payload_codec == KSLIDE_CODEC_ZSTD &&
 	    (rc = lend_memory(ZSTD_WORKSPACE_SIZE, &lent)) == KS_OK)
 		workspace = (void *)(uintptr_t)lent;
-	if (rc == KS_OK && h->relocs_stored_size != h->relocs_size &&
-	    (rc = lend_memory(h->relocs_size, &lent)) == KS_OK) {
-		rc = decode(workspace, (uint8_t *)(uintptr_t)lent, (size_t)h->relocs_size, table,
+	/* The table's frame holds its runs too (lib/reloc_schedule.h). */
+	size_t table_size = (size_t)h->relocs_size, runs_size = (size_t)h->relocs_runs_size;
+	if (rc == KS_OK && h->relocs_size != 0 &&
+	    (rc = lend_memory(table_size + runs_size, &lent)) == KS_OK) {
+		rc = decode(workspace, (uint8_t *)(uintptr_t)lent, table_size + runs_size, table,
 			    (size_t)h->relocs_stored_size, NULL, &why);
 		if (rc != KS_OK) {
 			error("cannot decompress the relocation table", why);
@@ -394,25 +391,27 @@ static int decode_and_relocate(const struct kslide_bootinfo *bi)
 		return rc;
 	}
 	int64_t slide = (int64_t)kslide_virt_slide(bi);
-	struct reloc_stream stream;
-	reloc_stream_init(&stream, dst, h->payload_mem_size, table, h->relocs_size, slide);
-	struct decode_progress progress = { relocate_final, &stream };
+	struct reloc_schedule schedule;
+	reloc_schedule_init(&schedule, dst, h->payload_mem_size, table, table_size,
+			    table + table_size, runs_size, slide);
+	struct decode_progress progress = reloc_schedule_progress(&schedule);
 	rc = decode(workspace, dst, size, payload, stored, &progress, &why);
 	if (rc == KS_OK) {
 		memset(dst + size, 0, (size_t)(h->payload_mem_size - size));
-		rc = reloc_stream_patch(&stream, h->payload_mem_size);
+		rc = reloc_schedule_finish(&schedule);
 	}
-	if (rc == KS_EORDER && stream.status == KS_EORDER) {
+	int table_status = reloc_schedule_status(&schedule);
+	if (rc == KS_EORDER && table_status == KS_EORDER) {
 		/* Groups out of image order: decode again, which undoes the fields patched so far,
 		 * then the general two-pass path. */
 		rc = decode(workspace, dst, size, payload, stored, NULL, &why);
 		if (rc == KS_OK) {
 			memset(dst + size, 0, (size_t)(h->payload_mem_size - size));
 			rc = reloc_apply(dst, h->payload_mem_size, table, h->relocs_size, slide);
-			stream.status = rc;
+			table_status = rc;
 		}
 	}
-	if (rc != KS_OK && stream.status == rc)
+	if (rc != KS_OK && table_status == rc)
 		error("relocation table rejected", ks_strerror(rc));
 	else if (rc != KS_OK)
 		error("cannot decompress the kernel", why);

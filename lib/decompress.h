@@ -18,6 +18,12 @@
  * frame's Window_Size. Calls come in non-decreasing order of 'final'; the last one, made only
  * after every check of the whole input passed, has final == the total output. A negative
  * return value stops decoding, and the decoder returns that value.
+ *
+ * zstd also reports, after each block, how far the output is written: 'written' (NULL for
+ * none). Bytes in [final, written) may still be read by later blocks' matches (and hashed, in
+ * a frame with a content checksum); a caller may change one of them only when it knows that
+ * nothing later reads it: kslide-pack proves that for each relocation field it lists as early
+ * (lib/reloc_schedule.h). LZ4 reports no 'written'.
  */
 #ifndef KSLIDE_LIB_DECOMPRESS_H
 #define KSLIDE_LIB_DECOMPRESS_H
@@ -27,6 +33,7 @@
 struct decode_progress {
 	int (*final)(void *ctx, size_t final);
 	void *ctx;
+	int (*written)(void *ctx, size_t written);
 };
 
 #endif

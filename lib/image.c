@@ -75,6 +75,11 @@ static int check_layout(uint64_t available, const struct kslide_image_header *h,
 		    ? h->relocs_stored_size != h->relocs_size
 		    : h->relocs_stored_size == 0)
 		return fail(why, "relocation table's stored size does not fit its size and codec");
+	/* Each run after the first covers a field, which takes a table byte at least. */
+	if (h->relocs_runs_size > h->relocs_size ||
+	    ((h->payload_codec == KSLIDE_CODEC_NONE || h->relocs_size == 0) &&
+	     h->relocs_runs_size != 0))
+		return fail(why, "relocation runs do not fit the table and its codec");
 	if (!inside(h->handoff_data_offset, h->handoff_data_size, h->image_file_size))
 		return fail(why, "handoff data lies outside the image");
 	if (h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0)

@@ -9,6 +9,7 @@
  *   PASS_WRITE   patch (only after a clean PASS_VALUES) reloc_apply, second pass
  *   PASS_STREAM  check each field and patch it, up to a limit, resumable: reloc_stream (the
  *                stub, after each block it copies or decodes; reloc_move)
+ *   PASS_SKIP    a reloc_stream's run of fields another stream patches: bounds and order only
  *
  * The walk's state is a struct reloc_stream, so every pass can stop and resume; only
  * PASS_STREAM does. The pass and the field width are constants at every call, so the core
@@ -114,7 +115,7 @@ static struct op32 op32_for(uint8_t kind, int64_t delta)
 	return op;
 }
 
-enum pass { PASS_BOUNDS, PASS_VALUES, PASS_WRITE, PASS_STREAM };
+enum pass { PASS_BOUNDS, PASS_VALUES, PASS_WRITE, PASS_STREAM, PASS_SKIP };
 
 /* What a walk over the whole table learns besides its verdict (not kept under PASS_STREAM). */
 struct walk_notes {
@@ -171,7 +172,7 @@ static inline __attribute__((always_inline)) int walk_fields(struct reloc_stream
 		s->min_gap = width;
 		pending = true;
 		if (offset < s->prev_end) {
-			if (pass == PASS_STREAM) {
+			if (pass == PASS_STREAM || pass == PASS_SKIP) {
 				rc = KS_EORDER; /* may overlap a patched field */
 				goto out;
 			}
@@ -183,7 +184,8 @@ static inline __attribute__((always_inline)) int walk_fields(struct reloc_stream
 			goto out;
 		pending = false;
 		left--;
-		if (pass != PASS_BOUNDS && (rc = visit_field(s, image + offset, width, pass)) != KS_OK)
+		if (pass != PASS_BOUNDS && pass != PASS_SKIP &&
+		    (rc = visit_field(s, image + offset, width, pass)) != KS_OK)
 			goto out;
 	}
 	for (; left; left--) {
@@ -201,7 +203,7 @@ static inline __attribute__((always_inline)) int walk_fields(struct reloc_stream
 		}
 		room -= gap;
 		offset += gap;
-		if (pass == PASS_BOUNDS)
+		if (pass == PASS_BOUNDS || pass == PASS_SKIP)
 			continue;
 		if (pass == PASS_STREAM && offset + width > limit) {
 			pending = true;
@@ -263,6 +265,89 @@ static inline __attribute__((always_inline)) int start_group(struct reloc_stream
 	return KS_OK;
 }
 
+/* Patch the group in progress up to limit: the one copy of the loop for each width that
+ * every stream runs, with runs or without. */
+static __attribute__((noinline)) int patch_fields(struct reloc_stream *s, size_t limit)
+{
+	return s->width == 8 ? walk_fields(s, NULL, limit, 8, PASS_STREAM)
+			     : walk_fields(s, NULL, limit, 4, PASS_STREAM);
+}
+
+/* Make the next run the current one; past the last, every field is late. */
+static int next_run(struct reloc_stream *s)
+{
+	s->run_late = !s->run_late;
+	if (s->runs == s->runs_end) {
+		s->run_late = 1;
+		s->run_left = SIZE_MAX;
+		return KS_OK;
+	}
+	struct decoder d = { s->runs, s->runs_end };
+	uint64_t count = 0;
+	int rc = read_uleb128(&d, &count);
+	s->runs = d.p;
+	s->run_left = count > SIZE_MAX ? SIZE_MAX : (size_t)count;
+	return rc;
+}
+
+/*
+ * Walk over the group's next s->left fields, which the other stream patches and checks
+ * (overlap with the field before, overflow): their gaps only, each kept in bounds, so that
+ * this stream's next field is checked from the right offset. A group's first field, whose
+ * gap is an offset, takes the general walk (a walk_fields of PASS_SKIP for every field cost
+ * more: docs/results.md 5b).
+ */
+static int skip_fields(struct reloc_stream *s)
+{
+	if (s->min_gap == 0)
+		return walk_fields(s, NULL, 0, s->width, PASS_SKIP);
+	struct decoder d = { s->at, s->end };
+	size_t left = s->left, offset = s->offset, room = s->room, gap;
+	int rc = KS_OK;
+	for (; left; left--) {
+		if ((rc = read_uleb128_size(&d, &gap)) != KS_OK)
+			break;
+		if (gap > room) {
+			rc = KS_ERANGE;
+			break;
+		}
+		room -= gap;
+		offset += gap;
+	}
+	s->at = d.p;
+	s->left = left;
+	s->offset = offset;
+	s->room = room;
+	if (rc == KS_OK && left == 0)
+		s->prev_end = offset + s->width;
+	return rc;
+}
+
+/*
+ * The group in progress for a stream with runs: each walk stays within one run, patching it
+ * or walking over it.
+ */
+static __attribute__((noinline)) int walk_runs(struct reloc_stream *s, size_t limit)
+{
+	while (s->left) {
+		int rc = KS_OK;
+		while (rc == KS_OK && s->run_left == 0)
+			rc = next_run(s);
+		if (rc != KS_OK)
+			return rc;
+		size_t group_left = s->left;
+		size_t n = group_left < s->run_left ? group_left : s->run_left;
+		s->left = n;
+		rc = s->run_late != s->patches_late ? skip_fields(s) : patch_fields(s, limit);
+		size_t done = n - s->left;
+		s->left = group_left - done;
+		s->run_left -= done;
+		if (rc != KS_OK || (s->left && s->run_left))
+			return rc; /* or a field beyond the limit is pending */
+	}
+	return KS_OK;
+}
+
 /* Walk on from where s stands, through the table's end or up to limit (PASS_STREAM). */
 static inline __attribute__((always_inline)) int walk_on(struct reloc_stream *s,
 							 struct walk_notes *notes, size_t limit,
@@ -270,8 +355,11 @@ static inline __attribute__((always_inline)) int walk_on(struct reloc_stream *s,
 {
 	for (;;) {
 		if (s->left) {
-			int rc = s->width == 8 ? walk_fields(s, notes, limit, 8, pass)
-					       : walk_fields(s, notes, limit, 4, pass);
+			int rc = pass != PASS_STREAM ? s->width == 8
+							       ? walk_fields(s, notes, limit, 8, pass)
+							       : walk_fields(s, notes, limit, 4, pass)
+			       : s->runs ? walk_runs(s, limit)
+					 : patch_fields(s, limit);
 			if (rc != KS_OK || s->left)
 				return rc;
 		}
@@ -298,11 +386,23 @@ void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_si
 		s->status = KS_EINVAL;
 }
 
+void reloc_stream_runs(struct reloc_stream *s, const uint8_t *runs, size_t runs_size,
+		       int patch_late)
+{
+	s->runs = runs;
+	s->runs_end = runs ? runs + runs_size : runs;
+	s->run_left = 0;
+	s->run_late = 0; /* the first run read is a late one */
+	s->patches_late = patch_late != 0;
+	if (runs == NULL && runs_size != 0)
+		s->status = KS_EINVAL;
+}
+
 int reloc_stream_patch(struct reloc_stream *s, uint64_t limit)
 {
+	size_t below = limit < s->image_size ? (size_t)limit : s->image_size;
 	if (s->status == KS_OK)
-		s->status = walk_on(s, NULL, limit < s->image_size ? (size_t)limit : s->image_size,
-				    PASS_STREAM);
+		s->status = walk_on(s, NULL, below, PASS_STREAM);
 	return s->status;
 }
 

@@ -90,11 +90,28 @@ struct reloc_stream {
 	uint8_t width;	 /* its fields' width in bytes */
 	uint8_t pending; /* offset is read, checked for bounds, but lies beyond the limit */
 	int status;	 /* the first failure, sticky */
+	/* The runs (reloc_stream_runs), or none (runs == NULL): every field is patched. */
+	const uint8_t *runs, *runs_end; /* the runs not yet read */
+	size_t run_left;		/* fields left in the current run */
+	uint8_t run_late;		/* the current run is a late one */
+	uint8_t patches_late;		/* this stream patches the late runs, not the early */
 };
 
 void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_size,
 		       const uint8_t *table, size_t table_size, int64_t delta);
 int reloc_stream_patch(struct reloc_stream *s, uint64_t limit);
+
+/*
+ * Patch only some of the table's fields (after reloc_stream_init, before the first patch):
+ * runs[0, runs_size) counts the fields, in table order, in alternate late and early runs,
+ * late first, each a ULEB128; fields past the last run are late. The stream patches the
+ * fields of the late runs (patch_late) or of the early ones, and walks over the others,
+ * checking their bounds and order but never touching them, wherever the limit stands. Runs
+ * left when the table ends are ignored; a malformed count is KS_EFORMAT. Two streams over
+ * one table, one for each half, patch every field once (lib/reloc_schedule.h).
+ */
+void reloc_stream_runs(struct reloc_stream *s, const uint8_t *runs, size_t runs_size,
+		       int patch_late);
 
 /* Encoding helpers used by the packer and tests. Return bytes written, or 0 if out too small. */
 size_t reloc_put_uleb128(uint8_t *out, size_t cap, uint64_t value);

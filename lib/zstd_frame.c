@@ -1,7 +1,8 @@
 /*
  * Zstandard frames (RFC 8878, 3.1): the frame header and its window, blocks (raw, RLE,
  * compressed), the optional content checksum, skippable frames (3.1.2), and the progress
- * watermark after every block (lib/decompress.h). The entry point of lib/zstd.h.
+ * watermark and written position after every block (lib/decompress.h). The entry point of
+ * lib/zstd.h.
  */
 #include "lib/errors.h"
 #include "lib/unaligned.h"
@@ -165,6 +166,9 @@ static int decode_frame(struct zstd_workspace *ws, struct zstd_run *r, const uin
 		if ((rc = decode_block(ws, r, &f, frame_start, type, p + at, size, p + len)))
 			return rc;
 		at += stored;
+		if (r->progress && r->progress->written &&
+		    (rc = r->progress->written(r->progress->ctx, r->pos)) < 0)
+			return rc;
 		if (last)
 			break;
 		size_t behind = r->pos - frame_start;

@@ -4,7 +4,11 @@
  * RLE, FSE-compressed, and repeat.
  */
 #include "lib/errors.h"
+#include "lib/unaligned.h"
 #include "lib/zstd_internal.h"
+
+/* Added to a word of 8 equal bytes: the next symbol in each of them. */
+#define SPREAD_BYTE_STEP 0x0101010101010101ull
 
 /* 3.1.1.3.2.1.1 and .2: the Baseline and Number_of_Bits of every length code. */
 static const uint32_t ll_value[LL_MAX_CODE + 1] = {
@@ -55,6 +59,8 @@ static inline unsigned highbit(uint32_t v) /* v > 0 */
 static uint32_t forward_bits(const uint8_t *src, size_t len, size_t pos)
 {
 	size_t byte = pos >> 3;
+	if (byte + 4 <= len)
+		return load_le32(src + byte) >> (pos & 7);
 	uint32_t v = 0;
 	for (unsigned i = 0; i < 4; i++)
 		if (byte + i < len)
@@ -127,27 +133,48 @@ int fse_read_distribution(struct zstd_workspace *ws, const uint8_t *src, size_t 
 	return KS_OK;
 }
 
-/* 4.1.1, "From normalized distribution to decoding tables": ws->norm into ws->fse. */
-int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log)
+/*
+ * 4.1.1, "From normalized distribution to decoding tables", first half: the symbol of each
+ * state into ws->spread, and each symbol's first state number into ws->next.
+ */
+int fse_spread(struct zstd_workspace *ws, unsigned symbols, unsigned log)
 {
 	uint32_t size = 1u << log, high = size - 1;
 	for (unsigned s = 0; s < symbols; s++) {
 		if (ws->norm[s] == -1) {
-			ws->fse[high--].symbol = (uint8_t)s; /* "less than 1": the table's end */
+			ws->spread[high--] = (uint8_t)s; /* "less than 1": the table's end */
 			ws->next[s] = 1;
 		} else {
 			ws->next[s] = (uint16_t)ws->norm[s];
 		}
 	}
 	uint32_t step = (size >> 1) + (size >> 3) + 3, pos = 0, mask = size - 1;
-	if (high == mask) { /* no "less than 1" symbol: no position to skip (most tables) */
-		for (unsigned s = 0; s < symbols; s++)
-			for (int i = 0; i < ws->norm[s]; i++, pos = (pos + step) & mask)
-				ws->fse[pos].symbol = (uint8_t)s;
+	if (high == mask) {
+		/*
+		 * No "less than 1" symbol, so no position to skip (most tables): the symbols in
+		 * order, 8 at a time (a symbol's last word runs into the next one's, or the
+		 * slack), then placed 'step' apart.
+		 */
+		uint64_t eight = 0;
+		uint32_t at = 0;
+		for (unsigned s = 0; s < symbols; s++, eight += SPREAD_BYTE_STEP) {
+			int count = ws->norm[s];
+			for (int i = 0; i < count; i += 8)
+				store_le64(ws->sorted + at + (uint32_t)i, eight);
+			at += (uint32_t)count;
+		}
+		if (at != size)
+			return zstd_refuse(ws, "zstd: FSE table does not fill", KS_EFORMAT);
+		for (uint32_t u = 0; u < size; u += 2) {
+			ws->spread[pos] = ws->sorted[u];
+			ws->spread[(pos + step) & mask] = ws->sorted[u + 1];
+			pos = (pos + 2 * step) & mask;
+		}
+		return KS_OK;
 	}
-	for (unsigned s = 0; high != mask && s < symbols; s++) {
+	for (unsigned s = 0; s < symbols; s++) {
 		for (int i = 0; i < ws->norm[s]; i++) {
-			ws->fse[pos].symbol = (uint8_t)s;
+			ws->spread[pos] = (uint8_t)s;
 			do
 				pos = (pos + step) & mask;
 			while (pos > high);
@@ -155,12 +182,27 @@ int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log)
 	}
 	if (pos != 0)
 		return zstd_refuse(ws, "zstd: FSE table does not fill", KS_EFORMAT);
-	/* A symbol's states in increasing order: the lower ones read one bit more. */
+	return KS_OK;
+}
+
+/* A symbol's states in increasing order: the lower ones read one bit more. */
+static inline unsigned state_bits(unsigned log, uint32_t x)
+{
+	return log - highbit(x);
+}
+
+/* The whole of 4.1.1's table building: ws->norm into ws->fse. */
+int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log)
+{
+	int rc = fse_spread(ws, symbols, log);
+	if (rc)
+		return rc;
+	uint32_t size = 1u << log;
 	for (uint32_t u = 0; u < size; u++) {
-		uint32_t x = ws->next[ws->fse[u].symbol]++;
-		unsigned bits = log - highbit(x);
-		ws->fse[u].bits = (uint8_t)bits;
-		ws->fse[u].base = (uint16_t)((x << bits) - size);
+		uint8_t s = ws->spread[u];
+		uint32_t x = ws->next[s]++;
+		unsigned bits = state_bits(log, x);
+		ws->fse[u] = (struct fse_entry){s, (uint8_t)bits, (uint16_t)((x << bits) - size)};
 	}
 	return KS_OK;
 }
@@ -227,15 +269,19 @@ static int build_seq_table(struct zstd_workspace *ws, struct seq_table *t, enum 
 					   KS_EFORMAT);
 		return KS_OK;
 	}
-	if ((rc = fse_build(ws, symbols, log)))
+	if ((rc = fse_spread(ws, symbols, log)))
 		return rc;
 	struct seq_entry codes[ML_MAX_CODE + 1]; /* each symbol's Baseline and extra bits, once */
 	for (unsigned s = 0; s < symbols; s++)
 		codes[s] = code_entry(kind, s);
-	for (uint32_t u = 0; u < (1u << log); u++) {
-		struct seq_entry e = codes[ws->fse[u].symbol];
-		e.state_bits = ws->fse[u].bits;
-		e.next_base = ws->fse[u].base;
+	uint32_t size = 1u << log;
+	for (uint32_t u = 0; u < size; u++) {
+		uint8_t s = ws->spread[u];
+		uint32_t x = ws->next[s]++;
+		unsigned bits = state_bits(log, x);
+		struct seq_entry e = codes[s];
+		e.state_bits = (uint8_t)bits;
+		e.next_base = (uint16_t)((x << bits) - size);
 		t->entries[u] = e;
 	}
 	t->log = log;

@@ -4,10 +4,14 @@
  * table in which each code of n bits fills 2^(log - n) consecutive entries.
  */
 #include "lib/errors.h"
+#include "lib/unaligned.h"
 #include "lib/zstd_bits.h"
 #include "lib/zstd_internal.h"
 
-#define HUF_DIRECT_MIN 128 /* a header byte of 128 or more: 4-bit weights follow directly */
+#define HUF_DIRECT_MIN	     128 /* a header byte of 128 or more: 4-bit weights follow directly */
+#define HUF_ENTRIES_PER_WORD 4
+#define HUF_ENTRY_REPEAT     0x0001000100010001ull /* times one 2-byte entry: four of it */
+_Static_assert(sizeof(struct huf_entry) == 2, "four Huffman entries fill 8 bytes");
 
 static inline unsigned highbit(uint32_t v) /* v > 0 */
 {
@@ -94,9 +98,18 @@ static int build_table(struct zstd_workspace *ws, unsigned count)
 		if (!w)
 			continue;
 		struct huf_entry e = {(uint8_t)s, (uint8_t)(log + 1 - w)};
-		for (uint32_t i = 0; i < (1u << (w - 1)); i++)
-			ws->huf[start[w] + i] = e;
-		start[w] += 1u << (w - 1);
+		uint32_t n = 1u << (w - 1);
+		struct huf_entry *fill = ws->huf + start[w];
+		if (n >= HUF_ENTRIES_PER_WORD) {
+			/* Long runs (the short codes of frequent bytes), 4 entries a store. */
+			uint64_t four = (uint64_t)(e.symbol | e.bits << 8) * HUF_ENTRY_REPEAT;
+			for (uint32_t i = 0; i < n; i += HUF_ENTRIES_PER_WORD)
+				store_le64(fill + i, four);
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				fill[i] = e;
+		}
+		start[w] += n;
 	}
 	ws->huf_log = log;
 	ws->huf_valid = 1;

@@ -34,8 +34,10 @@
 #define OF_LOG_MAX  8
 /* Distributions of Huffman weights may name any byte value (only weights up to HUF_LOG_MAX
  * may be decoded), so the scratch tables cover 256 symbols. */
-#define FSE_MAX_SYMBOLS 256
-#define FSE_LOG_MIN	5 /* 4.1.1: Accuracy_Log = low 4 bits + 5 */
+#define FSE_MAX_SYMBOLS	 256
+#define FSE_LOG_MIN	 5		    /* 4.1.1: Accuracy_Log = low 4 bits + 5 */
+#define FSE_TABLE_MAX	 (1u << LL_LOG_MAX) /* the largest of all (ML_LOG_MAX is the same) */
+#define FSE_SORTED_SLACK 8		    /* a symbol's last 8-byte store may run past the end */
 
 /* One state of an FSE table: the symbol it decodes and how to reach the next state. */
 struct fse_entry {
@@ -85,7 +87,9 @@ struct zstd_workspace {
 	/* Scratch for building tables. */
 	int16_t norm[FSE_MAX_SYMBOLS];
 	uint16_t next[FSE_MAX_SYMBOLS];
-	struct fse_entry fse[1u << LL_LOG_MAX];
+	uint8_t spread[FSE_TABLE_MAX];			  /* each state's symbol */
+	uint8_t sorted[FSE_TABLE_MAX + FSE_SORTED_SLACK]; /* the symbols in order */
+	struct fse_entry fse[1u << HUF_WEIGHT_LOG_MAX];
 	uint8_t weights[HUF_SYMBOLS];
 };
 
@@ -112,6 +116,7 @@ struct zstd_literals {
 int fse_read_distribution(struct zstd_workspace *ws, const uint8_t *src, size_t len,
 			  unsigned max_symbol, unsigned max_log, unsigned *symbols, unsigned *log,
 			  size_t *used);
+int fse_spread(struct zstd_workspace *ws, unsigned symbols, unsigned log);
 int fse_build(struct zstd_workspace *ws, unsigned symbols, unsigned log);
 int fse_read_sequence_tables(struct zstd_workspace *ws, unsigned modes, const uint8_t *src,
 			     size_t len, size_t *used);

@@ -17,6 +17,12 @@
 #define MODES_RESERVED	     3
 #define SEQUENCES_OVERREAD   "zstd: sequences read past their bitstream"
 
+/* kslide-pack's own build of this file (tools/pack/zstd_observed.c) learns which output bytes
+ * each match reads; everywhere else the hook is nothing. */
+#ifndef ZSTD_OBSERVE_MATCH
+#define ZSTD_OBSERVE_MATCH(from, len) ((void)0)
+#endif
+
 /* n extra bits (up to 31) on a narrow word: higher part, refill, lower 16 bits. */
 static inline size_t read_extra(struct bits *b, unsigned n)
 {
@@ -93,6 +99,18 @@ static inline size_t wild_literals(const struct seq_output *o, const uint8_t *lp
 	return (left < readable - LZ_COPY_OVERRUN ? left : readable - LZ_COPY_OVERRUN) + 1;
 }
 
+/*
+ * The lowest byte a match on the fast path may start at: the frame's first byte, or, when the
+ * block could end more than a window past it, its end less a window. A match that starts in
+ * the window but below this floor is still valid: it takes the careful path, which checks
+ * the window exactly. So the fast path's test needs no separate window bound.
+ */
+static inline const uint8_t *match_floor(const struct seq_output *o)
+{
+	size_t span = (size_t)(o->end - o->frame_base);
+	return o->frame_base + (span > o->window ? span - o->window : 0);
+}
+
 /* A sequence near an end of either buffer, or a bad one: checked, then exact copies. */
 static __attribute__((noinline)) int execute_careful(struct zstd_workspace *ws,
 						     struct seq_output *o, size_t literals,
@@ -104,6 +122,7 @@ static __attribute__((noinline)) int execute_careful(struct zstd_workspace *ws,
 	if (rc)
 		return rc;
 	exact_copy(o->op, o->lp, literals);
+	ZSTD_OBSERVE_MATCH(o->op + literals - offset, match);
 	exact_match(o->op + literals, offset, match);
 	o->op += literals + match;
 	o->lp += literals;
@@ -129,34 +148,34 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 	uint8_t *op = o->op;
 	const uint8_t *lp = o->lp;
 	uint8_t *const end = o->end;
-	const uint8_t *const frame_base = o->frame_base;
-	const size_t window = o->window;
+	const uint8_t *const floor = match_floor(o);
 	size_t lit_fast = wild_literals(o, lp);
 	int rc = KS_OK;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t todo = n; todo; todo--) {
 		REFILL(&b);
-		const struct seq_entry ll_e = ws->ll_entries[ll_state],
-				       of_e = ws->of_entries[of_state],
-				       ml_e = ws->ml_entries[ml_state];
-		size_t offset = of_e.value + read_extra(&b, of_e.extra_bits);
+		/* Pointers, not copies: each field is loaded where it is used, not kept. */
+		const struct seq_entry *ll_e = &ws->ll_entries[ll_state],
+				       *of_e = &ws->of_entries[of_state],
+				       *ml_e = &ws->ml_entries[ml_state];
+		size_t offset = of_e->value + read_extra(&b, of_e->extra_bits);
 		if (!BITS_WIDE)
 			REFILL(&b);
 		/* Most lengths have no extra bits: a well-predicted branch skips the read. */
-		size_t match = ml_e.value;
-		if (ml_e.extra_bits)
-			match += bits_read_nonzero(&b, ml_e.extra_bits);
+		size_t match = ml_e->value;
+		if (ml_e->extra_bits)
+			match += bits_read_nonzero(&b, ml_e->extra_bits);
 		REFILL(&b);
-		size_t literals = ll_e.value;
-		if (ll_e.extra_bits)
-			literals += bits_read_nonzero(&b, ll_e.extra_bits);
+		size_t literals = ll_e->value;
+		if (ll_e->extra_bits)
+			literals += bits_read_nonzero(&b, ll_e->extra_bits);
 		if (far || --remaining) {
 			if (!BITS_WIDE)
 				REFILL(&b);
-			ll_state = ll_e.next_base + bits_read(&b, ll_e.state_bits);
-			ml_state = ml_e.next_base + bits_read(&b, ml_e.state_bits);
+			ll_state = ll_e->next_base + bits_read(&b, ll_e->state_bits);
+			ml_state = ml_e->next_base + bits_read(&b, ml_e->state_bits);
 			if (!BITS_WIDE)
 				REFILL(&b);
-			of_state = of_e.next_base + bits_read(&b, of_e.state_bits);
+			of_state = of_e->next_base + bits_read(&b, of_e->state_bits);
 		}
 		/* 3.1.1.5: with no literals, the repeat codes shift by one. */
 		if (offset > REPEAT_CODES) {
@@ -181,14 +200,13 @@ static inline __attribute__((always_inline)) int run_batch(struct zstd_workspace
 		 * wild copies in both buffers. offset - 1 < reach refuses offset 0.
 		 */
 		size_t room = (size_t)(end - op);
-		size_t reach = (size_t)(op - frame_base) + literals;
-		if (reach > window)
-			reach = window;
+		size_t reach = (size_t)(op - floor) + literals;
 		int fast = (literals < lit_fast) & (offset - 1 < reach) &
 			   (room >= literals + match + LZ_COPY_OVERRUN);
 		if (__builtin_expect(fast, 1)) {
 			wild_copy(op, lp, literals);
 			op += literals;
+			ZSTD_OBSERVE_MATCH(op - offset, match);
 			wild_match(op, offset, match);
 			op += match;
 			lp += literals;
@@ -253,12 +271,24 @@ int zstd_execute_sequences(struct zstd_workspace *ws, const uint8_t *src, size_t
 		for (unsigned k = 0; k < 3; k++)
 			d.rep[k] = ws->rep[k];
 		for (size_t left = count; left;) {
-			size_t n = left < SEQ_BATCH ? left : SEQ_BATCH;
+			/*
+			 * Unclamped: as many as the bytes before ptr hold at SEQ_MAX_BITS each,
+			 * a word kept in reserve (so no refill can move ptr before the start),
+			 * and short of the block's last sequence.
+			 */
 			size_t before = (size_t)(d.bits.ptr - d.bits.start);
-			if (left > n && before >= (n * SEQ_MAX_BITS + 7) / 8 + sizeof(uintptr_t))
+			size_t n = before > sizeof(uintptr_t)
+					   ? (before - sizeof(uintptr_t)) * 8 / SEQ_MAX_BITS
+					   : 0;
+			if (n > left - 1)
+				n = left - 1;
+			if (n > SEQ_BATCH)
+				n = SEQ_BATCH;
+			if (n)
 				rc = run_batch(ws, &d, &o, n, &left, 1);
 			else
-				rc = run_batch(ws, &d, &o, n, &left, 0);
+				rc = run_batch(ws, &d, &o, left < SEQ_BATCH ? left : SEQ_BATCH,
+					       &left, 0);
 			if (rc)
 				return rc;
 		}

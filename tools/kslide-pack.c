@@ -222,6 +222,8 @@ static void print_stats(const struct packed_image *img, FILE *to)
 	fprintf(to, "table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
 		img->relocs_size, per, img->reloc_count * 4);
 	fprintf(to, "table stored: %zu bytes\n", img->relocs_stored_size);
+	fprintf(to, "early relocations: %zu (patched as soon as their zstd block is decoded)\n",
+		img->early_reloc_count);
 	fprintf(to, "payload stored: %zu bytes\n", img->payload_stored_size);
 }
 

@@ -37,7 +37,7 @@
 
 #define KSLIDE_IMAGE_MAGIC "KSLIDEIM"
 #define KSLIDE_IMAGE_MAGIC_BYTES 8
-#define KSLIDE_IMAGE_VERSION 5u
+#define KSLIDE_IMAGE_VERSION 6u
 
 #define KSLIDE_ARCH_I386 1u
 #define KSLIDE_ARCH_X86_64 2u
@@ -107,6 +107,11 @@ struct kslide_image_header {
 	 * payload_offset): the sum of its 32-bit words and the sum of the running sums. */
 	uint32_t payload_sum;
 	uint32_t payload_sum_of_sums;
+
+	/* Format 6. The table's frame decodes to relocs_size bytes of table, then this many
+	 * bytes of runs: which fields no later zstd block reads, so that the stub patches them as
+	 * soon as they are decoded (lib/reloc_schedule.h). 0 when the table is not compressed. */
+	uint64_t relocs_runs_size;
 };
 
 #endif /* __ASSEMBLER__ */

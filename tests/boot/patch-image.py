@@ -35,8 +35,9 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("handoff", 168, "<I"), ("stub_sum", 172, "<I"), ("stub_sum_of_sums", 176, "<I"),
           ("checksum", 180, "<I"), ("payload_codec", 184, "<I"),
           ("payload_stored_size", 192, "<Q"), ("relocs_stored_size", 200, "<Q"),
-          ("payload_sum", 208, "<I"), ("payload_sum_of_sums", 212, "<I")]
-HEADER_SIZE = 216
+          ("payload_sum", 208, "<I"), ("payload_sum_of_sums", 212, "<I"),
+          ("relocs_runs_size", 216, "<Q")]
+HEADER_SIZE = 224
 CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}

@@ -37,6 +37,7 @@ static void check_contract(const struct kslide_image_header *h, size_t size)
 	    (h->payload_codec == KSLIDE_CODEC_NONE && h->payload_stored_size != h->payload_file_size) ||
 	    !inside(h->relocs_offset, h->relocs_stored_size, size) ||
 	    (raw_table ? h->relocs_stored_size != h->relocs_size : h->relocs_stored_size == 0) ||
+	    h->relocs_runs_size > h->relocs_size || (raw_table && h->relocs_runs_size != 0) ||
 	    h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0 ||
 	    h->entry_offset >= h->payload_mem_size || !is_pow2(h->align) ||
 	    h->align < IMAGE_MIN_ALIGN || h->link_phys_base % IMAGE_MIN_ALIGN ||

@@ -158,8 +158,9 @@ def reloc_seeds():
 # ---- image: a header at offset 0, then payload and relocation table ----
 # struct kslide_image_header (include/kslide/image.h): magic, version, header_size, flags, arch;
 # 18 64-bit fields from image_file_size to handoff_data_size; handoff, the stub's two sums,
-# checksum, payload_codec, pad; payload_stored_size; relocs_stored_size; the payload's sums.
-HEADER = struct.Struct("<8s4I18Q6IQQ2I")
+# checksum, payload_codec, pad; payload_stored_size; relocs_stored_size; the payload's sums;
+# relocs_runs_size.
+HEADER = struct.Struct("<8s4I18Q6IQQ2IQ")
 IMAGE_H = os.path.join(os.path.dirname(ROOT), os.pardir, os.pardir, "include", "kslide", "image.h")
 
 
@@ -189,7 +190,8 @@ def word_sums(data):
 
 def image(payload, mem_size, relocs, align=0x200000, entry=0, corrupt=False, codec=CODEC_NONE,
           decoded_size=None, relocs_decoded_size=None, handoff_data=b""):
-    """A format-5 image: header, payload as stored, relocation table as stored, handoff data."""
+    """An image of this format: header, payload as stored, relocation table as stored, handoff
+    data."""
     payload_offset = HEADER.size
     relocs_offset = payload_offset + len(payload)
     data_offset = relocs_offset + len(relocs)
@@ -201,7 +203,7 @@ def image(payload, mem_size, relocs, align=0x200000, entry=0, corrupt=False, cod
               0x100000, 0x100000, entry, align, 0x1000000, 0xFFFFFFFF, 0, 0, 0,
               mem_size, data_offset, len(handoff_data),
               HANDOFF_KSLIDE, 0, 0, 0, codec, 0, len(payload), len(relocs),
-              *word_sums(payload)]
+              *word_sums(payload), 0]
     crc = zlib.crc32(HEADER.pack(*fields))
     crc = zlib.crc32(relocs + handoff_data, crc)
     fields[CHECKSUM_FIELD] = crc ^ (1 if corrupt else 0)

@@ -22,7 +22,9 @@
  *
  * With --image A.img (what kslide-pack wrote for A.elf), the payload and table come from the
  * packed image instead, after the image passes the stub's own check (lib/image.c) and its
- * payload is shown to be A's bytes: the oracle then judges the file that boots.
+ * payload is shown to be A's bytes: the oracle then judges the file that boots. A zstd image
+ * is judged a third way too, the stub's: its frame decoded with the early fields patched
+ * after each block and the late ones at the frame's end (lib/reloc_schedule.h).
  *
  *   usage: reloc-oracle [--image A.img] A.elf B.elf
  *   exit 0: identical after moving; 1: a mismatch, or a comparison that would prove nothing.
@@ -38,6 +40,8 @@
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/reloc.h"
+#include "lib/reloc_schedule.h"
+#include "lib/zstd.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 
@@ -376,9 +380,36 @@ static int comparable(const struct kernel_elf *a, const struct kernel_elf *b)
 	return 1;
 }
 
-/* The relocation table of A's packed image, after the checks the stub makes. 0 or -1. */
+/* A zstd image's payload as the stub decodes it: the frame, and the table's runs. */
+struct packed_zstd {
+	uint8_t *frame;
+	size_t frame_size;
+	const uint8_t *runs; /* after the table, in its buffer */
+	size_t runs_size;
+};
+
+static _Alignas(ZSTD_WORKSPACE_ALIGN) uint8_t workspace[ZSTD_WORKSPACE_SIZE];
+
+/* size bytes decoded from one zstd frame into a new buffer; NULL when it fails. */
+static uint8_t *zstd_whole(const uint8_t *frame, size_t frame_size, size_t size)
+{
+	uint8_t *out = malloc(size + 1);
+	size_t got = 0;
+	if (out && (zstd_decompress(workspace, sizeof(workspace), out, size, frame, frame_size,
+				    &got, NULL, NULL) != KS_OK ||
+		    got != size)) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+/*
+ * The relocation table of A's packed image, after the checks the stub makes, and for a zstd
+ * image (z not NULL) its payload frame and runs. 0 or -1.
+ */
 static int table_from_image(const char *path, const struct kernel_elf *a, uint8_t **table,
-			    size_t *table_size)
+			    size_t *table_size, struct packed_zstd *z)
 {
 	size_t len;
 	uint8_t *img = read_file(path, &len);
@@ -392,21 +423,43 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
 	int rc = -1;
 	if (off >= 0)
 		memcpy(&h, img + off, sizeof(h));
-	if (off >= 0 && image_verify(img, len, &h, &why) == KS_OK) {
-		if (h.payload_mem_size != a->mem_size || h.payload_file_size != a->file_size ||
-		    h.link_virt_base != a->link_virt ||
-		    memcmp(img + h.payload_offset, a->payload, a->file_size) != 0)
-			why = "its payload is not A's";
-		else if (!(*table = malloc(h.relocs_size + 1)))
-			why = "out of memory";
-		else {
-			memcpy(*table, img + h.relocs_offset, h.relocs_size);
-			*table_size = h.relocs_size;
-			rc = 0;
-		}
+	int zstd = off >= 0 && h.payload_codec == KSLIDE_CODEC_ZSTD;
+	uint8_t *decoded = NULL;
+	if (off < 0 || image_verify(img, len, &h, &why) != KS_OK) {
+		; /* why says it */
+	} else if (h.payload_codec != KSLIDE_CODEC_NONE && !zstd) {
+		why = "its codec is neither none nor zstd";
+	} else if (zstd && !(decoded = zstd_whole(img + h.payload_offset, h.payload_stored_size,
+						  h.payload_file_size))) {
+		why = "its payload does not decode";
+	} else if (h.payload_mem_size != a->mem_size || h.payload_file_size != a->file_size ||
+		   h.link_virt_base != a->link_virt ||
+		   memcmp(zstd ? decoded : img + h.payload_offset, a->payload, a->file_size) != 0) {
+		why = "its payload is not A's";
+	} else if (zstd && h.relocs_size != 0) {
+		*table = zstd_whole(img + h.relocs_offset, h.relocs_stored_size,
+				    h.relocs_size + h.relocs_runs_size);
+		why = *table ? why : "its relocation table does not decode";
+		rc = *table ? 0 : -1;
+	} else if (!(*table = malloc(h.relocs_size + 1))) {
+		why = "out of memory";
+	} else {
+		memcpy(*table, img + h.relocs_offset, h.relocs_size);
+		rc = 0;
+	}
+	*table_size = h.relocs_size;
+	if (rc == 0 && zstd && z) {
+		z->frame_size = h.payload_stored_size;
+		z->frame = malloc(z->frame_size + 1);
+		if (z->frame)
+			memcpy(z->frame, img + h.payload_offset, z->frame_size);
+		z->runs = *table + h.relocs_size;
+		z->runs_size = h.relocs_runs_size;
+		rc = z->frame ? 0 : -1;
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s: %s\n", progname, path, why);
+	free(decoded);
 	free(img);
 	return rc;
 }
@@ -444,6 +497,42 @@ static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, siz
 	return moved;
 }
 
+/*
+ * The stub's way with a zstd image: the payload decoded straight into memory full of
+ * garbage, the early fields patched after each block, the late ones once final, the bss
+ * cleared (lib/reloc_schedule.h). Returns the moved image (caller frees) or NULL.
+ */
+static uint8_t *decode_and_schedule(const struct kernel_elf *a, const uint8_t *table,
+				    size_t table_size, const struct packed_zstd *z, int64_t delta)
+{
+	uint8_t *moved = malloc(a->mem_size ? a->mem_size : 1);
+	if (!moved) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return NULL;
+	}
+	memset(moved, UNWRITTEN_BYTE, a->mem_size);
+	struct reloc_schedule schedule;
+	reloc_schedule_init(&schedule, moved, a->mem_size, table, table_size, z->runs,
+			    z->runs_size, delta);
+	struct decode_progress progress = reloc_schedule_progress(&schedule);
+	size_t got = 0;
+	int status = zstd_decompress(workspace, sizeof(workspace), moved, a->file_size, z->frame,
+				     z->frame_size, &got, &progress, NULL);
+	if (status == KS_OK && got != a->file_size)
+		status = KS_EFORMAT;
+	if (status == KS_OK) {
+		memset(moved + a->file_size, 0, a->mem_size - a->file_size);
+		status = reloc_schedule_finish(&schedule);
+	}
+	if (status != KS_OK) {
+		fprintf(stderr, "%s: decoding with the relocation schedule: %s\n", progname,
+			ks_strerror(status));
+		free(moved);
+		return NULL;
+	}
+	return moved;
+}
+
 /* Judge one moved image against B; 0 when identical but for what is left alone by design. */
 static int judge(const struct input *ia, const struct abs_refs *refs, const uint8_t *orig,
 		 uint8_t *moved, const uint8_t *want, int64_t delta, const char *how,
@@ -475,8 +564,9 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 	char err[ERR_CAP];
 	uint8_t *table;
 	size_t table_size;
+	struct packed_zstd z = { 0 };
 	if (image) {
-		if (table_from_image(image, a, &table, &table_size))
+		if (table_from_image(image, a, &table, &table_size, &z))
 			return 1;
 	} else if (pack_encode_relocs(a, &table, &table_size, err, sizeof(err))) {
 		fprintf(stderr, "%s: encoding A's relocations: %s\n", progname, err);
@@ -504,15 +594,23 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 					     use_move ? "reloc_move" : "reloc_apply", &tables);
 			free(moved);
 		}
+		if (rc == 0 && z.frame) {
+			uint8_t *moved = decode_and_schedule(a, table, table_size, &z, delta);
+			rc = !moved || judge(ia, &refs, orig, moved, want, delta,
+					     "the zstd schedule", &tables);
+			free(moved);
+		}
 	}
 	if (rc == 0) {
 		printf("reloc-oracle: %s%llu relocations, %llu bytes identical after moving by ",
 		       image ? "packed image, " : "", (unsigned long long)summary.total,
 		       (unsigned long long)a->mem_size);
 		print_delta(stdout, delta);
-		printf("%s with reloc_apply and reloc_move (%zu link-dependent absolute references "
-		       "left alone",
-		       a->fixups_follow_virt ? " virtual" : "", refs.count);
+		printf("%s with reloc_apply and reloc_move%s (%zu link-dependent absolute "
+		       "references left alone",
+		       a->fixups_follow_virt ? " virtual" : "",
+		       z.frame ? ", and decoding zstd with the early and late fields scheduled" : "",
+		       refs.count);
 		if (tables)
 			printf("; %llu bytes of dynamic-linking tables not compared",
 			       (unsigned long long)tables);
@@ -522,6 +620,7 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 	free(orig);
 	free(want);
 	free(table);
+	free(z.frame);
 	return rc;
 }
 

@@ -17,20 +17,20 @@
 #include "lib/image.h"
 
 /*
- * The test image, 352 bytes:
+ * The test image, 368 bytes:
  *
- *   0        16                  16+216   240         288        304            328       352
+ *   0        16                  16+224   256         304        320            344       368
  *   | stub   | header            | stub   | payload   | relocs   | handoff data | padding |
  */
-#define IMAGE_BYTES	  352u
+#define IMAGE_BYTES	  368u
 #define HEADER_OFFSET	  16u
-#define PAYLOAD_OFFSET	  240u
+#define PAYLOAD_OFFSET	  256u
 #define PAYLOAD_FILE_SIZE 48u
 #define PAYLOAD_MEM_SIZE  0x3000u /* bss follows the file bytes */
 #define MEMORY_SIZE	  0x5000u /* the kernel uses memory past its bss too */
-#define RELOCS_OFFSET	  288u
+#define RELOCS_OFFSET	  304u
 #define RELOCS_SIZE	  16u
-#define DATA_OFFSET	  304u
+#define DATA_OFFSET	  320u
 #define DATA_SIZE	  24u
 #define LINK_BASE	  0x100000u
 #define PAGE		  0x1000u

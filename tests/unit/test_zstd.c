@@ -390,6 +390,79 @@ static void test_the_i386_build_decodes_the_same_frames(void **state)
 	free(text.p);
 }
 
+/*
+ * A hand-made frame (RFC 8878) with a 1 KiB window: two raw blocks of 1 KiB, then one
+ * sequence with no literals and a 3-byte match 'offset' bytes back (RLE modes: no states,
+ * only the offset's extra bits under the end marker), then a skippable frame, so that the
+ * literals are followed by room enough for a wild copy and the sequence may take the fast
+ * path. Returns the frame's length; frame[] holds WINDOW_FRAME_MAX bytes.
+ */
+#define WINDOW_FRAME_MAX 2200
+#define SMALL_WINDOW	 1024
+static size_t frame_with_one_match(uint8_t *frame, unsigned offset)
+{
+	static const uint8_t header[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00 /* FHD */, 0x00 /* 1 KiB */};
+	static const uint8_t raw_block[] = {0x00, 0x20, 0x00}; /* raw, 1024 bytes, not last */
+	size_t at = 0;
+	memcpy(frame, header, sizeof(header));
+	at += sizeof(header);
+	for (unsigned k = 0; k < 2; k++) {
+		memcpy(frame + at, raw_block, sizeof(raw_block));
+		at += sizeof(raw_block);
+		for (unsigned i = 0; i < SMALL_WINDOW; i++)
+			frame[at++] = (uint8_t)(i * 7 + k * 3 + (i >> 5));
+	}
+	unsigned value = offset + 3, code = 31 - (unsigned)__builtin_clz(value);
+	unsigned stream = value; /* the end marker at bit 'code', the extra bits below it */
+	static const uint8_t block_header[] = {0x45, 0x00, 0x00}; /* compressed, 8 bytes, last */
+	const uint8_t block[] = {
+		0x00,		 /* raw literals, none */
+		0x01,		 /* one sequence */
+		0x54,		 /* Literals_Lengths, Offsets, Match_Lengths: RLE */
+		0x00,		 /* literal length code 0: none */
+		(uint8_t)code,	 /* offset code */
+		0x00,		 /* match length code 0: 3 bytes */
+		(uint8_t)stream, /* the stream, little-endian */
+		(uint8_t)(stream >> 8),
+	};
+	assert_true(code >= 8 && code < 16); /* two bytes of stream, the marker in the second */
+	memcpy(frame + at, block_header, sizeof(block_header));
+	at += sizeof(block_header);
+	memcpy(frame + at, block, sizeof(block));
+	at += sizeof(block);
+	static const uint8_t skippable[8] = {0x50, 0x2A, 0x4D, 0x18, 64, 0, 0, 0};
+	memcpy(frame + at, skippable, sizeof(skippable));
+	at += sizeof(skippable);
+	memset(frame + at, 0, 64);
+	at += 64;
+	assert_true(at <= WINDOW_FRAME_MAX);
+	return at;
+}
+
+/* libzstd's one-shot decoder takes any offset within the frame; ours, only within the window. */
+static void test_an_offset_beyond_the_window_is_refused(void **state)
+{
+	(void)state;
+	static uint8_t frame[WINDOW_FRAME_MAX], lib[4 * SMALL_WINDOW], out[4 * SMALL_WINDOW];
+	const char *why = NULL;
+	size_t len = frame_with_one_match(frame, SMALL_WINDOW - 24), out_len;
+	size_t lib_len = ZSTD_decompress(lib, sizeof(lib), frame, len);
+	assert_false(ZSTD_isError(lib_len));
+	assert_int_equal(lib_len, 2 * SMALL_WINDOW + 3);
+	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, sizeof(out), frame, len,
+					 &out_len, NULL, &why),
+			 KS_OK);
+	assert_int_equal(out_len, lib_len);
+	assert_memory_equal(out, lib, lib_len);
+	len = frame_with_one_match(frame, SMALL_WINDOW + 476);
+	lib_len = ZSTD_decompress(lib, sizeof(lib), frame, len);
+	assert_false(ZSTD_isError(lib_len)); /* within the frame's output */
+	assert_int_equal(zstd_decompress(workspace, sizeof(workspace), out, sizeof(out), frame, len,
+					 &out_len, NULL, &why),
+			 KS_EFORMAT);
+	assert_string_equal(why, "zstd: match offset beyond the window");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_a_buffer_or_workspace_is_refused),
 		cmocka_unit_test(test_corrupted_frames_refused_like_the_library),
 		cmocka_unit_test(test_header_rules),
+		cmocka_unit_test(test_an_offset_beyond_the_window_is_refused),
 		cmocka_unit_test(test_the_i386_build_decodes_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

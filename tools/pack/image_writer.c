@@ -11,6 +11,7 @@
 #include "lib/image.h"
 #include "lib/reloc.h"
 #include "tools/pack/compress.h"
+#include "tools/pack/early_relocs.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 
@@ -107,21 +108,19 @@ static size_t encode_group(const struct fixup *f, size_t n, uint8_t *out, size_t
 	return used;
 }
 
-int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
-		       size_t err_cap)
+int pack_encode_fixups(const struct fixup *fixups, size_t count, uint8_t **table, size_t *size,
+		       char *err, size_t err_cap)
 {
-	if (check_overlap(k, err, err_cap))
-		return -1;
 	/* Worst case: 10 bytes per offset plus a header per group. */
-	size_t cap = k->fixup_count * 10 + 64, used = 0;
+	size_t cap = count * 10 + 64, used = 0;
 	uint8_t *out = malloc(cap);
 	if (!out)
 		return pack_fail(err, err_cap, "out of memory");
-	for (size_t i = 0; i < k->fixup_count;) {
+	for (size_t i = 0; i < count;) {
 		size_t j = i + 1;
-		while (j < k->fixup_count && k->fixups[j].kind == k->fixups[i].kind)
+		while (j < count && fixups[j].kind == fixups[i].kind)
 			j++;
-		size_t w = encode_group(&k->fixups[i], j - i, out + used, cap - used);
+		size_t w = encode_group(&fixups[i], j - i, out + used, cap - used);
 		if (!w) {
 			free(out);
 			return pack_fail(err, err_cap, "relocation table overflow");
@@ -132,6 +131,14 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 	*table = out;
 	*size = used;
 	return 0;
+}
+
+int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,
+		       size_t err_cap)
+{
+	if (check_overlap(k, err, err_cap))
+		return -1;
+	return pack_encode_fixups(k->fixups, k->fixup_count, table, size, err, err_cap);
 }
 
 static long find_multiboot1(const uint8_t *stub, size_t size)
@@ -179,6 +186,7 @@ long pack_find_kslide_header(const uint8_t *stub, size_t size)
 struct image_layout {
 	size_t payload_offset, payload_stored_size;
 	size_t relocs_offset, relocs_size, relocs_stored_size;
+	size_t relocs_runs_size;
 	size_t data_offset;
 	size_t total;
 };
@@ -201,6 +209,7 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->relocs_offset = l->relocs_offset;
 	h->relocs_size = l->relocs_size;
 	h->relocs_stored_size = l->relocs_stored_size;
+	h->relocs_runs_size = l->relocs_runs_size;
 	h->memory_size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
 	h->handoff = opt->handoff;
 	h->handoff_data_offset = l->data_offset;
@@ -238,14 +247,33 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	struct image_layout l;
 	l.payload_stored_size = k->file_size;
 	l.relocs_size = l.relocs_stored_size = relocs_size;
+	l.relocs_runs_size = 0;
+	out->early_reloc_count = 0;
 	uint8_t *payload = NULL, *relocs = NULL;
 	/* A compressed image stores its table compressed too, in a frame of its own, which the
-	 * stub decodes before the payload (docs/format.md). */
-	if (opt->codec != KSLIDE_CODEC_NONE &&
-	    (pack_compress(opt->codec, k->payload, k->file_size, &payload, &l.payload_stored_size,
-			   err, err_cap) ||
-	     (relocs_size && pack_compress(opt->codec, table, relocs_size, &relocs,
-					   &l.relocs_stored_size, err, err_cap)))) {
+	 * stub decodes before the payload (docs/format.md); a zstd image's frame holds the
+	 * table's runs after it, proven here. */
+	int rc = opt->codec != KSLIDE_CODEC_NONE &&
+		 pack_compress(opt->codec, k->payload, k->file_size, &payload,
+			       &l.payload_stored_size, err, err_cap);
+	if (!rc && opt->codec == KSLIDE_CODEC_ZSTD && relocs_size) {
+		uint8_t *runs = NULL;
+		rc = early_relocs_runs(k, payload, l.payload_stored_size, table, relocs_size,
+				       opt->virt_align ? opt->virt_align : opt->align, &runs,
+				       &l.relocs_runs_size, &out->early_reloc_count, err, err_cap);
+		uint8_t *both = rc ? NULL : realloc(table, relocs_size + l.relocs_runs_size + 1);
+		if (both) {
+			memcpy(both + relocs_size, runs, l.relocs_runs_size);
+			table = both;
+		} else if (!rc) {
+			rc = pack_fail(err, err_cap, "out of memory");
+		}
+		free(runs);
+	}
+	if (!rc && opt->codec != KSLIDE_CODEC_NONE && relocs_size)
+		rc = pack_compress(opt->codec, table, relocs_size + l.relocs_runs_size, &relocs,
+				   &l.relocs_stored_size, err, err_cap);
+	if (rc) {
 		free(payload);
 		free(table);
 		return -1;

@@ -35,8 +35,14 @@ struct packed_image {
 	size_t relocs_size;
 	size_t relocs_stored_size; /* relocs_size, or its frame's when compressed */
 	size_t reloc_count;
+	size_t early_reloc_count; /* patched as soon as decoded (zstd; lib/reloc_schedule.h) */
 	size_t payload_stored_size;
 };
+
+/* Encode count fixups, sorted by offset and not overlapping, into a relocation table
+ * (lib/reloc.h format). */
+int pack_encode_fixups(const struct fixup *fixups, size_t count, uint8_t **table, size_t *size,
+		       char *err, size_t err_cap);
 
 /* Encode k's fixups into a relocation table (lib/reloc.h format). */
 int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size, char *err,

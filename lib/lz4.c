@@ -164,11 +164,15 @@ out:
 	*opp = op;
 }
 
-/* In a function of its own, so that the loop's few pointers stay in registers. */
+/*
+ * In a function of its own, so that the loop's few pointers stay in registers. The loop for
+ * whole windows is a second copy of it, 1.1 KB of i386 code: the i386 stub, whose images must
+ * stay small (docs/results.md, 4b), keeps the one that checks every offset.
+ */
 static __attribute__((noinline)) void decode_fast(const struct fast_limits *limits,
 						  const uint8_t **ipp, uint8_t **opp)
 {
-	if ((size_t)(*opp - limits->base) >= LZ4_WINDOW)
+	if (sizeof(void *) > 4 && (size_t)(*opp - limits->base) >= LZ4_WINDOW)
 		decode_sequences(limits, ipp, opp, 1);
 	else
 		decode_sequences(limits, ipp, opp, 0);

@@ -62,6 +62,25 @@ struct fast_limits {
 };
 
 /*
+ * Add a length's extra bytes (each 255 says another follows) to *length, reading none at or
+ * past 'limit'; 0 if it would have to.
+ */
+static inline __attribute__((always_inline)) int
+add_extra_length(const uint8_t **ipp, const uint8_t *limit, size_t *length)
+{
+	const uint8_t *ip = *ipp;
+	size_t byte;
+	do {
+		if (ip >= limit)
+			return 0;
+		byte = *ip++;
+		*length += byte;
+	} while (byte == 255);
+	*ipp = ip;
+	return 1;
+}
+
+/*
  * Decode sequences while both ends are far, each length and offset checked once against
  * limits that leave room for every wild copy; return at the first sequence that fails a
  * check, or near either end, with *ipp at its token and *opp where it goes. The careful path
@@ -118,30 +137,17 @@ decode_sequences(const struct fast_limits *limits, const uint8_t **ipp, uint8_t 
 		/* Checked against ifast and owild themselves; then olimit is set again. */
 		token_at = ip++;
 		sequence = op;
-		size_t byte;
-		if (literals == LZ4_RUN_MASK) {
-			do {
-				if (ip >= ifast)
-					goto careful;
-				byte = *ip++;
-				literals += byte;
-			} while (byte == 255);
-			if (literals > (size_t)(ifast - ip) || literals > (size_t)(owild - op))
-				goto careful;
-		}
+		if (literals == LZ4_RUN_MASK &&
+		    (!add_extra_length(&ip, ifast, &literals) || literals > (size_t)(ifast - ip) ||
+		     literals > (size_t)(owild - op)))
+			goto careful;
 		wild_copy(op, ip, literals);
 		op += literals;
 		ip += literals;
 		offset = load_le16(ip);
 		ip += 2;
-		if (length == LZ4_RUN_MASK) {
-			do {
-				if (ip >= ifast)
-					goto careful;
-				byte = *ip++;
-				length += byte;
-			} while (byte == 255);
-		}
+		if (length == LZ4_RUN_MASK && !add_extra_length(&ip, ifast, &length))
+			goto careful;
 		length += LZ4_MIN_MATCH;
 		if (length > (size_t)(owild - op) ||
 		    (whole_window ? offset == 0 : offset - 1 >= (size_t)(op - base)))
@@ -158,11 +164,15 @@ out:
 	*opp = op;
 }
 
-/* In a function of its own, so that the loop's few pointers stay in registers. */
+/*
+ * In a function of its own, so that the loop's few pointers stay in registers. The loop for
+ * whole windows is a second copy of it, 1.1 KB of i386 code: the i386 stub, whose images must
+ * stay small (docs/results.md, 4b), keeps the one that checks every offset.
+ */
 static __attribute__((noinline)) void decode_fast(const struct fast_limits *limits,
 						  const uint8_t **ipp, uint8_t **opp)
 {
-	if ((size_t)(*opp - limits->base) >= LZ4_WINDOW)
+	if (sizeof(void *) > 4 && (size_t)(*opp - limits->base) >= LZ4_WINDOW)
 		decode_sequences(limits, ipp, opp, 1);
 	else
 		decode_sequences(limits, ipp, opp, 0);

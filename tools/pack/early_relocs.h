@@ -18,7 +18,7 @@
  * two bytes, and with every early field its own run the 686 kernel's image grew by 16.7 KB,
  * past the size goal; at 16, 4.0 KB for 60 % of its fields early (docs/results.md 5b).
  */
-#define EARLY_RUN_MIN 16
+#define EARLY_RUN_MIN 32
 
 /*
  * Decode frame (frame_size bytes, a zstd payload of file_size bytes) with lib/'s decoder,

@@ -397,7 +397,12 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 	return 0;
 }
 
-/* The slots each base is drawn from, and the recount that checks the stub's figure. */
+/*
+ * The slots each base is drawn from, and the recount that checks the stub's figure. Bases are
+ * measured over the recount when there is one: it is the layout itself, while a stub's wrong
+ * count would otherwise put a base in the slots it left out "outside" and hide the finding
+ * that explains it (the count, reported by findings()).
+ */
 static void slot_sets(const struct subject *sub, const struct samples *s, struct slot_set *phys,
 		      struct slot_set *virt, struct report *r)
 {
@@ -415,7 +420,7 @@ static void slot_sets(const struct subject *sub, const struct samples *s, struct
 				     &recount);
 		r->phys.recount_from = "header + kernel's memory map";
 		r->phys.slots_recount = recount.total;
-		if (recount.total == b->slots)
+		if (recount.total > 0)
 			*phys = recount;
 	}
 	r->virt.follows_physical = !b->has_vslots;
@@ -423,7 +428,7 @@ static void slot_sets(const struct subject *sub, const struct samples *s, struct
 		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
 		layout_virt_from_header(h, &recount);
 		r->virt.slots_recount = recount.total;
-		if (recount.total == b->vslots && recount.align == b->valign)
+		if (recount.total > 0)
 			*virt = recount;
 	} else {
 		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);

@@ -82,20 +82,18 @@ int early_relocs_classify(const uint8_t *frame, size_t frame_size, size_t file_s
 	return 0;
 }
 
-/* frame decoded into a buffer of mem_size bytes, the bss cleared; NULL when it fails. */
-static uint8_t *decode_whole(const uint8_t *frame, size_t frame_size, size_t file_size,
-			     size_t mem_size, const struct decode_progress *progress, int *rc)
+/* frame decoded into out, mem_size bytes with the bss cleared, progress told as it goes. */
+static int decode_into(uint8_t *out, const uint8_t *frame, size_t frame_size, size_t file_size,
+		       size_t mem_size, const struct decode_progress *progress)
 {
-	uint8_t *out = malloc(mem_size + 1);
 	size_t got = 0;
-	*rc = out ? zstd_decompress(workspace, sizeof(workspace), out, file_size, frame,
-				    frame_size, &got, progress, NULL)
-		  : KS_ENOSPC;
-	if (*rc == KS_OK && got != file_size)
-		*rc = KS_EFORMAT;
-	if (*rc == KS_OK)
+	int rc = zstd_decompress(workspace, sizeof(workspace), out, file_size, frame, frame_size,
+				 &got, progress, NULL);
+	if (rc == KS_OK && got != file_size)
+		rc = KS_EFORMAT;
+	if (rc == KS_OK)
 		memset(out + file_size, 0, mem_size - file_size);
-	return out;
+	return rc;
 }
 
 int early_relocs_compare(const uint8_t *frame, size_t frame_size, size_t file_size,
@@ -104,30 +102,23 @@ int early_relocs_compare(const uint8_t *frame, size_t frame_size, size_t file_si
 			 char *err, size_t err_cap)
 {
 	*compared = false;
-	int rc;
-	uint8_t *want = decode_whole(frame, frame_size, file_size, mem_size, NULL, &rc);
+	uint8_t *want = malloc(mem_size + 1), *got = malloc(mem_size + 1);
+	int rc = want && got ? decode_into(want, frame, frame_size, file_size, mem_size, NULL)
+			     : KS_ENOSPC;
 	if (rc == KS_OK && reloc_apply(want, mem_size, table, table_size, slide) != KS_OK) {
 		free(want);
+		free(got);
 		return 0;
 	}
-	struct reloc_schedule schedule;
-	uint8_t *got = NULL;
 	if (rc == KS_OK) {
 		/* The schedule patches the buffer the decoder fills: it is made before either. */
-		got = malloc(mem_size + 1);
+		struct reloc_schedule schedule;
 		reloc_schedule_init(&schedule, got, mem_size, table, table_size, runs, runs_size,
 				    slide);
 		struct decode_progress progress = reloc_schedule_progress(&schedule);
-		size_t n = 0;
-		rc = got ? zstd_decompress(workspace, sizeof(workspace), got, file_size, frame,
-					   frame_size, &n, &progress, NULL)
-			 : KS_ENOSPC;
-		if (rc == KS_OK && n != file_size)
-			rc = KS_EFORMAT;
-		if (rc == KS_OK) {
-			memset(got + file_size, 0, mem_size - file_size);
+		rc = decode_into(got, frame, frame_size, file_size, mem_size, &progress);
+		if (rc == KS_OK)
 			rc = reloc_schedule_finish(&schedule);
-		}
 	}
 	int result = 0;
 	if (rc != KS_OK) {

@@ -220,11 +220,14 @@ for cpu in $cpus; do
 				result FAIL "$what" "$work/diff"
 		fi
 
-		# Every number in the view, hex or decimal, against this boot's image and slides.
+		# Every number in the view, hex or decimal, against this boot's image and slides. A
+		# slide of 0 (the base drawn at the link address, physical or virtual: a slot like any)
+		# is not looked for: every view holds zeros that say nothing of it.
 		grep -oE '0x[0-9a-f]+|[0-9]+' "$view.raw" | sort -u | while read -r tok; do
 			case $tok in 0x*) ;; *) tok=$((10#$tok)) ;; esac
 			if in_range "$tok" "$virt" || in_range "$tok" "$phys" ||
-				[ $((tok - vslide)) -eq 0 ] || [ $((tok - pslide)) -eq 0 ]; then
+				{ [ $((vslide)) -ne 0 ] && [ $((tok - vslide)) -eq 0 ]; } ||
+				{ [ $((pslide)) -ne 0 ] && [ $((tok - pslide)) -eq 0 ]; }; then
 				echo "$tok"
 			fi
 		done >"$work/hits"

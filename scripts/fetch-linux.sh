@@ -28,16 +28,37 @@ flavour_arch() {
 }
 
 # An i386 package can be downloaded on amd64 only once dpkg knows the architecture and apt
-# has its package lists.
-ensure_arch() {
-	arch=$1
+# has its package lists (a run that added the architecture but could not update the lists
+# leaves the first without the second: checked apart).
+ensure_arch() { # ensure_arch ARCH FLAVOUR
+	arch=$1 flavour=$2
 	[ "$arch" = "$(dpkg --print-architecture)" ] && return 0
-	dpkg --print-foreign-architectures | grep -qx "$arch" && return 0
-	[ "$(id -u)" = 0 ] ||
-		fail "the $arch package lists are missing; as root: dpkg --add-architecture $arch && apt-get update"
-	echo "fetch-linux: adding the $arch architecture to dpkg and updating the package lists"
-	dpkg --add-architecture "$arch" && apt-get update -qq ||
-		fail "cannot add the $arch architecture or update the package lists (is the Debian archive reachable?)"
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		[ "$(id -u)" = 0 ] ||
+			fail "the $arch package lists are missing; as root: dpkg --add-architecture $arch && apt-get update"
+		echo "fetch-linux: adding the $arch architecture to dpkg and updating the package lists"
+		dpkg --add-architecture "$arch" || fail "cannot add the $arch architecture to dpkg"
+	fi
+	apt-cache show "linux-image-$flavour:$arch" >/dev/null 2>&1 && return 0
+	[ "$(id -u)" = 0 ] || fail "apt has no $arch package lists; as root: apt-get update"
+	update_lists "linux-image-$flavour:$arch"
+}
+
+# update_lists PACKAGE: apt-get update, tried again while the archive answers with an index
+# it is still syncing ("File has unexpected size ... Mirror sync in progress?"). apt-get
+# exits non-zero when any one index failed, even one this script never reads (say the
+# security suite's); what counts is whether apt now knows PACKAGE.
+update_lists() {
+	for attempt in 1 2 3; do
+		apt-get update -qq && return 0
+		apt-cache show "$1" >/dev/null 2>&1 && {
+			echo "fetch-linux: some package lists failed to update; $1 is known, going on"
+			return 0
+		}
+		echo "fetch-linux: apt-get update failed (attempt $attempt of 3)" >&2
+		sleep $((attempt * 10))
+	done
+	fail "cannot update the package lists: apt does not know $1 (is the Debian archive reachable?)"
 }
 
 # download PACKAGE:ARCH=VERSION DIR: one .deb into DIR, or fail with what to do.
@@ -67,7 +88,7 @@ fetch_image() {
 	flavour=$1 dir=$cache/$1
 	[ -f "$dir/vmlinuz" ] && [ -f "$dir/package" ] && return 0
 	arch=$(flavour_arch "$flavour") || exit 1
-	ensure_arch "$arch"
+	ensure_arch "$arch" "$flavour"
 	package=$(current_package "$flavour" "$arch") || exit 1
 	name=${package% *} version=${package#* }
 	echo "fetch-linux: downloading $name $version ($arch)"

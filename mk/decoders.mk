@@ -14,7 +14,8 @@ $(BUILD)/bench/decode-bench: $(BUILD)/tool/bench/decode_bench.o $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lzstd -llz4 -o $@
 
-# The decoders as i386 code (the stub's -m32 -march=i486), run by the unit tests above.
+# The decoders as i386 code (the stub's -m32 -march=i486), run by the unit tests above through
+# scripts/run32.sh: natively, or under qemu-i386 where the kernel refuses 32-bit programs.
 DECODE_CHECK_I386 := $(BUILD)/host32/decode-check-i386
 $(DECODE_CHECK_I386): tests/unit/i386/decode_check.c $(wildcard lib/zstd_*.c) lib/lz4.c \
 		lib/xxhash.c $(wildcard lib/*.h)
@@ -22,3 +23,13 @@ $(DECODE_CHECK_I386): tests/unit/i386/decode_check.c $(wildcard lib/zstd_*.c) li
 	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) -I. -m32 -march=i486 -fsanitize=undefined \
 		-fno-sanitize-recover=all $(filter %.c,$^) -o $@
 $(BUILD)/host/tests/test_zstd $(BUILD)/host/tests/test_lz4: | $(DECODE_CHECK_I386)
+
+# Where i386 programs run natively, the i386 cases once more under qemu-i386: the way a kernel
+# that refuses 32-bit programs runs them (CI's does) is then proven on every machine.
+.PHONY: unit-i386-emulated
+unit-i386-emulated: $(BUILD)/host/tests/test_zstd $(BUILD)/host/tests/test_lz4 $(DECODE_CHECK_I386)
+	$(Q)if grep -q '^native' $(BUILD)/host32/way; then \
+		echo "unit: the i386 decoder cases again under qemu-i386"; \
+		HOST32=qemu-i386 $(BUILD)/host/tests/test_zstd '*i386*' && \
+		HOST32=qemu-i386 $(BUILD)/host/tests/test_lz4 '*i386*'; \
+	fi

@@ -34,7 +34,9 @@ $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.
 
 .PHONY: unit
 unit: $(UNIT_BINS)
+	$(Q)scripts/run32.sh --way $(BUILD)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)
+	$(Q)$(MAKE) -s --no-print-directory unit-i386-emulated
 
 #### relocation oracle: the linker judges the packer ####
 # The same objects linked at other addresses; moving kernel.elf there with the packer's table

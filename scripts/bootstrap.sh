@@ -55,6 +55,8 @@ need zstd has zstd
 need lz4 has lz4
 # Hosted -m32 programs: the decoders' i386 build runs on the host (tests/unit/i386/).
 need gcc-multilib header '#include <stdio.h>' -m32
+# ... started under qemu-i386 where the kernel refuses 32-bit programs (scripts/run32.sh).
+need qemu-user has qemu-i386
 # GRUB boot tests (make iso): grub-mkrescue with the BIOS and UEFI platforms, and UEFI firmware.
 need grub-common has grub-mkrescue
 need grub-pc-bin test -f /usr/lib/grub/i386-pc/multiboot2.mod

@@ -3,9 +3,11 @@
  * protected mode, paging off, with its magic in EAX and its information in EBX. We load a GDT
  * of our own (the loader's may lie where the kernel is about to go; Linux also wants its
  * selectors), set a stack and call stub_main(magic, info). It returns the registers to enter
- * the kernel with (boot/handoff.h) or NULL, in which case we halt.
+ * the kernel with (boot/handoff.h) or NULL, in which case we reset the machine after a few
+ * seconds (boot/x86/refuse.h).
  */
 #include "boot/handoff.h"
+#include "boot/x86/refuse.h"
 #include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
@@ -33,15 +35,14 @@ stub_entry:
 	pushl %eax
 	call stub_main
 	testl %eax, %eax
-	jz halt
+	jz refused
 	/* Load what C chose, ESI (the pointer) last, and "return" to the entry point. */
 	movl %eax, %esi
 	pushl ENTRY_REGS_ENTRY(%esi)
 	LOAD_ENTRY_REGS %esi
 	ret
-halt:	cli
-	hlt
-	jmp halt
+refused:
+	REFUSE_AND_RESET
 
 	.section .rodata
 	.p2align 3

@@ -4,7 +4,8 @@
  * sum the stub's words from the end of its kslide header to its end, its code, rodata and
  * data as the loader put them, and compare with the sums kslide-pack wrote into the header
  * (include/kslide/image.h, stub_sum). On a mismatch they write a fixed message to COM1,
- * polled, and halt; nothing else of the stub has run.
+ * polled, and reset the machine after a few seconds (boot/x86/refuse.h); nothing else of the
+ * stub has run.
  *
  * What this cannot see is itself: a damaged instruction of these few may skip the check
  * (docs/reliability.md gives the exact bytes). The headers before the checked range are
@@ -15,13 +16,14 @@
 #ifndef KSLIDE_BOOT_X86_SELF_CHECK_H
 #define KSLIDE_BOOT_X86_SELF_CHECK_H
 
+#include "boot/x86/refuse.h"
 #include "include/kslide/image.h"
 
 #define SELF_CHECK_COM1 0x3f8
 #define SELF_CHECK_LSR (SELF_CHECK_COM1 + 5)
 #define SELF_CHECK_THR_EMPTY 0x20
 
-/* Falls through when the stub is whole; otherwise says so and halts. Clobbers ECX-EDI. */
+/* Falls through when the stub is whole; otherwise says so and resets. Clobbers EAX-EDI. */
 .macro STUB_SELF_CHECK
 	movl $_stub_checked_start, %esi
 	xorl %ecx, %ecx
@@ -45,9 +47,7 @@
 	outb %al, %dx
 	testb %al, %al
 	jnz 3b
-	cli
-6:	hlt
-	jmp 6b
+	REFUSE_AND_RESET
 	.pushsection .rodata
 stub_corrupt_message:
 	.asciz "kslide: error: the stub is corrupt (its own sums do not match); not starting the kernel\n"

@@ -5,9 +5,11 @@
  * CR4.PAE, EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy
  * runs: stub_main(magic, info) returns the registers to enter the kernel with
  * (boot/handoff.h; it has already switched to the tables the kernel is entered with), or NULL
- * to halt.
+ * when it refused: then, as when the CPU has no long mode, we reset the machine after a few
+ * seconds (boot/x86/refuse.h).
  */
 #include "boot/handoff.h"
+#include "boot/x86/refuse.h"
 #include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
@@ -36,7 +38,7 @@ stub_entry:
 	movl %eax, loader_magic
 	movl %ebx, loader_info
 
-	/* Without long mode there is nothing we can start: say so on COM1 and stop. */
+	/* Without long mode there is nothing we can start: say so on COM1 and reset. */
 	movl $CPUID_EXT_FEATURES, %eax
 	cpuid
 	testl $CPUID_EXT_LM, %edx
@@ -82,13 +84,10 @@ no_long_mode:
 	movw $COM1, %dx
 3:	lodsb
 	testb %al, %al
-	jz halt32
+	jz 4f
 	outb %al, %dx
 	jmp 3b
-halt32:
-	cli
-	hlt
-	jmp halt32
+4:	REFUSE_AND_RESET
 
 	.code64
 long_mode:
@@ -106,16 +105,15 @@ long_mode:
 	movl loader_info(%rip), %esi
 	call stub_main
 	testq %rax, %rax
-	jz 4f
+	jz refused
 	/* Load what C chose (32-bit moves zero-extend), RSI (the pointer) last, and "return" to
 	 * the entry point. */
 	movq %rax, %rsi
 	pushq ENTRY_REGS_ENTRY(%rsi)
 	LOAD_ENTRY_REGS %rsi
 	ret
-4:	cli
-	hlt
-	jmp 4b
+refused:
+	REFUSE_AND_RESET
 
 	.section .rodata
 	.p2align 3

@@ -18,8 +18,10 @@
 #              must be the IDT alias the kernel announced ("kernel: ... idt=")
 #   -I MODULES Multiboot modules, as QEMU's -initrd takes them ("file args,file args")
 #   -F         expect the kernel to report failure (QEMU exit status 3) instead of a pass
-#   -H         expect the stub to refuse and halt: the run must time out (use a short -t)
-#              and the log must match the -e expressions; there is no kslide line
+#   -H         expect the stub to refuse: a "kslide: error:" message, no kslide line, and the
+#              machine reset by the stub a few seconds later (boot/x86/refuse.h; QEMU then
+#              exits with status 0 under -no-reboot) well before the timeout; the log must
+#              match the -e expressions
 #   -D         IMAGE is a bootable ISO (scripts/mkiso.sh): boot it from CD-ROM through the
 #              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
 #   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
@@ -30,7 +32,7 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga="" linux=false cpus=1 machine=pc globals="" wakes="" views=""
+disc=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 while getopts a:c:m:A:e:N:t:l:I:S:M:g:W:R:FHDUVL opt; do
 	case $opt in
@@ -51,7 +53,7 @@ $OPTARG" ;;
 	W) wakes=$OPTARG ;;
 	R) views=$OPTARG ;;
 	F) want=3 ;;
-	H) want=124 ;;
+	H) want=0 refusal=true ;;
 	D) disc=true ;;
 	U) uefi=true arch=x86_64 ;;
 	V) vga="-vga std" ;;
@@ -144,15 +146,17 @@ check_linux() {
 
 if [ "$status" != "$want" ]; then
 	case $status in
-	124) fail "timed out after ${timeout}s" ;;
+	124) $refusal && fail "timed out after ${timeout}s: a refusal must reset the machine"
+		fail "timed out after ${timeout}s" ;;
 	3) fail "kernel reported failure" ;;
 	1) fail "kernel passed where failure was expected" ;;
-	0) fail "the machine powered off where isa-debug-exit was expected" ;;
+	0) fail "the machine powered off or reset where isa-debug-exit was expected" ;;
 	*) fail "QEMU exit status $status" ;;
 	esac
 fi
-if [ "$want" = 124 ]; then
+if $refusal; then
 	grep -aq '^kslide: base=' "$log" && fail "stub started a kernel it should have refused"
+	grep -aq '^kslide: error' "$log" || fail "the machine reset without a kslide: error message"
 	check_expects
 	grep -a '^kslide: error' "$log"
 	exit 0

@@ -287,6 +287,12 @@ static void refuse_link_address(void)
 	console_print("kslide: error: no safe place for the kernel: its link address 0x%llx is "
 		      "not free usable memory: ",
 		      (unsigned long long)link);
+	/* The image first: where it lies, the loader put the modules after it. */
+	if (overlaps(link, size, (uintptr_t)_image_start, image_header.image_file_size)) {
+		console_print("the packed image itself lies there (kslide-pack --compress makes it "
+			      "smaller)");
+		goto done;
+	}
 	for (uint32_t i = 0; i < env.module_count; i++) {
 		const struct kslide_module *m = &env.modules[i];
 		if (overlaps(link, size, m->start, m->end - m->start)) {
@@ -304,10 +310,7 @@ static void refuse_link_address(void)
 			goto done;
 		}
 	}
-	if (overlaps(link, size, (uintptr_t)_image_start, image_header.image_file_size))
-		console_print("the packed image itself lies there");
-	else
-		console_print("it is beyond RAM, or under the loader's information");
+	console_print("it is beyond RAM, or under the loader's information");
 done:
 	console_print("; not starting the kernel\n");
 }

@@ -40,6 +40,7 @@ extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 #define DEFAULT_MAX_I386 0x38000000ull
 #define DEFAULT_MAX_X86_64 0x400000000000ull
 #define MIN_ALIGN 0x1000ull
+#define LINK_ADVICE_ALIGN 0x200000ull /* a link address advised is rounded up to 2 MiB pages */
 
 /*
  * x86-64 virtual windows, [min, end). A -mcmodel=kernel kernel (ET_EXEC) lives in the top
@@ -497,18 +498,30 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 		mb->entry_given ? "; its entry address tag is the entry" : "");
 }
 
-/* A link address the packed image itself covers: nokaslr and the fallback need that place. */
-static void warn_link_inside_image(const char *in, const struct kernel_elf *k, size_t image_size)
+/*
+ * A link address the packed image itself covers: nokaslr and the fallback need that place.
+ * The way out depends on the kernel: any image may shrink below it by compression or do
+ * without nokaslr; only a kernel of the user's own can be linked higher (a bzImage cannot).
+ */
+static void warn_link_inside_image(const char *in, const struct kernel_elf *k, size_t image_size,
+				   uint32_t codec, bool is_linux)
 {
 	uint64_t image_end = IMAGE_LOAD_ADDRESS + image_size;
 	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= IMAGE_LOAD_ADDRESS)
 		return;
 	fprintf(stderr,
 		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
-		"[0x%llx, 0x%llx): nokaslr and the fallback when no slot is free cannot boot it; "
-		"link it at 16M or above\n",
+		"[0x%llx, 0x%llx): nokaslr, and the fallback when no slot is free, cannot boot it "
+		"(the stub refuses them); boot it without nokaslr%s",
 		progname, in, (unsigned long long)k->link_phys,
-		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end);
+		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end,
+		codec == KSLIDE_CODEC_NONE ? ", or pack it compressed (--compress zstd) so that "
+					     "the image may end below that address" : "");
+	if (!is_linux)
+		fprintf(stderr, ", or link it at 0x%llx or above",
+			(unsigned long long)((image_end + LINK_ADVICE_ALIGN - 1) &
+					     ~(LINK_ADVICE_ALIGN - 1)));
+	fprintf(stderr, "\n");
 }
 
 /*
@@ -596,7 +609,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (!rc && pack_write_output(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
-		warn_link_inside_image(in, &k, img.size);
+		warn_link_inside_image(in, &k, img.size, opt->codec, is_linux);
 	if (!rc && ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
 	    img.payload_stored_size >= k.file_size)
 		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "

@@ -5,7 +5,7 @@
 # Through QEMU's -kernel (the initramfs as -initrd, a Multiboot module) and through GRUB's
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
 # x86-64; nokaslr keeps both kernels at their link base (cloud-amd64's compressed image
-# ends below it). Two boots at a time.
+# ends below it; its uncompressed one covers it, and is refused by name). Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
 # usage: boot.sh BUILD_DIR
 set -u
@@ -22,8 +22,8 @@ fi
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
-for f in 686.img 686.iso cloud-amd64.img cloud-amd64.iso i386/initramfs.cpio \
-	x86_64/initramfs.cpio; do
+for f in 686.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
+	i386/initramfs.cpio x86_64/initramfs.cpio; do
 	[ -f "$L/$f" ] || { echo "boot-linux: $L/$f is missing: run make linux-images" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-boot-linux.XXXXXX") || exit 1
@@ -54,6 +54,10 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	# the link base, so nokaslr boots there; uncompressed (48 MiB) the stub refuses by name.
 	printf 'cloud-amd64, -kernel, nokaslr: the link base\t-c qemu64 -m 1G -A "nokaslr %s" %s %s\n' \
 		"$CMDLINE" "-e '^kslide: base=0xffffffff81000000 phys=0x1000000 '" "$X86_64"
+	printf 'cloud-amd64 uncompressed, nokaslr: refused by name, then reset\t%s -A "nokaslr %s" %s %s\n' \
+		"-H -a x86_64 -c qemu64 -m 1G -I $L/x86_64/initramfs.cpio" "$CMDLINE" \
+		"-e 'link address 0x1000000 is not free usable memory: the packed image itself lies there'" \
+		"$L/cloud-amd64-none.img"
 } >"$work/cases"
 
 count=$(wc -l <"$work/cases")

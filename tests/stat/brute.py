@@ -4,6 +4,10 @@ collected lines and the image, and compare with its --json output.
 
 usage: brute.py STAT.json BASES.txt IMAGE
 Prints one "ok"/"not ok" line per figure and exits 1 if any differs.
+       brute.py --slots IMAGE USABLE [AVOIDED]
+Prints how many slots IMAGE's header allows in USABLE minus AVOIDED ("START-END,..." in hex,
+END exclusive), counted one aligned base at a time: what a stub line on that map must say,
+whatever kernel the image holds.
 """
 import json
 import math
@@ -37,16 +41,27 @@ def read_lines(path):
     return bases, usable
 
 
-def slots_by_enumeration(size, align, lo, hi, usable):
-    """Every multiple of align from lo on, tried one by one: inside a usable span, under hi."""
+def slots_by_enumeration(size, align, lo, hi, usable, avoided=()):
+    """Every multiple of align from lo on, tried one by one: inside a usable span, touching
+    no avoided one, under hi."""
     found = []
     base = (lo + align - 1) // align * align
     top = max(e for _, e in usable)
     while base + size <= top and base + size - 1 <= hi:
-        if any(s <= base and base + size <= e for s, e in usable):
+        if any(s <= base and base + size <= e for s, e in usable) and \
+                not any(s < base + size and base < e for s, e in avoided):
             found.append(base)
         base += align
     return found
+
+
+def spans(text):
+    return [tuple(int(x, 16) for x in s.split("-")) for s in text.split(",") if s]
+
+
+def count_slots(image, usable, avoided):
+    size, align, lo, hi = header(image)
+    return len(slots_by_enumeration(size, align, lo, hi, spans(usable), spans(avoided)))
 
 
 def chi2_upper_tail(x, dof):
@@ -148,4 +163,7 @@ def main():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--slots":
+        print(count_slots(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) == 5 else ""))
+        sys.exit(0)
     sys.exit(main())

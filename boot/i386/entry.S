@@ -7,7 +7,6 @@
  * seconds (boot/x86/refuse.h).
  */
 #include "boot/handoff.h"
-#include "boot/x86/refuse.h"
 #include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
@@ -42,7 +41,7 @@ stub_entry:
 	LOAD_ENTRY_REGS %esi
 	ret
 refused:
-	REFUSE_AND_RESET
+	jmp refuse_and_reset32 /* boot/x86/self_check.h */
 
 	.section .rodata
 	.p2align 3

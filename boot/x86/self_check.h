@@ -47,6 +47,9 @@
 	outb %al, %dx
 	testb %al, %al
 	jnz 3b
+	/* The one 32-bit copy: the entries' other refusals in 32-bit mode come here too. */
+	.globl refuse_and_reset32
+refuse_and_reset32:
 	REFUSE_AND_RESET
 	.pushsection .rodata
 stub_corrupt_message:

@@ -87,7 +87,7 @@ no_long_mode:
 	jz 4f
 	outb %al, %dx
 	jmp 3b
-4:	REFUSE_AND_RESET
+4:	jmp refuse_and_reset32 /* boot/x86/self_check.h */
 
 	.code64
 long_mode:

@@ -43,4 +43,5 @@ $(BUILD)/bench/x86_64/kernel-%m.elf: $(KERNEL_X86_64_OBJS) $(BUILD)/bench/x86_64
 $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $<
 
-BENCH_DEPS := $(BENCH_BINS) $(BUILD)/bench/tbcount $(BENCH_IMAGES)
+# Recursive: mk/decoders.mk, included later, adds decode-bench to BENCH_BINS.
+BENCH_DEPS = $(BENCH_BINS) $(BUILD)/bench/tbcount $(BENCH_IMAGES)

@@ -17,7 +17,7 @@ BOOTSTRAP_STAMP := $(BUILD)/.bootstrap-ok
 # make check STAGE="unit boot-i386": only those stages (scripts/check.sh --list names them).
 STAGE ?=
 
-.PHONY: all check run bench iso bootstrap clean help tools images
+.PHONY: all check check-busy run bench iso bootstrap clean help tools images
 all: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory tools images
 
@@ -52,6 +52,11 @@ check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory $(CHECK_DEPS)
 	$(Q)scripts/check.sh $(BUILD) $(STAGE)
 
+# make check with HOGS busy loops beside it (docs/reliability.md, "Fresh machines and busy ones").
+HOGS ?= 2
+check-busy:
+	$(Q)scripts/check-busy.sh $(HOGS) -- --no-print-directory BUILD=$(BUILD) STAGE="$(STAGE)"
+
 run: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img 4
@@ -82,6 +87,7 @@ help:
 	@echo "  run              build, boot each reference kernel in QEMU a few times, show the bases"
 	@echo "  check            every test stage; STAGE=\"name ...\" runs only those"
 	@echo "                   (scripts/check.sh --list names them)"
+	@echo "  check-busy       check with HOGS (default 2) CPU hogs running beside it"
 	@echo "  unit             host unit tests (cmocka, ASan/UBSan)"
 	@echo "  oracle           the relocation oracle: the linker judges the packer and the stub's mover"
 	@echo "  fuzz             every fuzz target for FUZZ_SECONDS (default 600) each"

@@ -19,6 +19,7 @@
 #include "lib/zstd.h"
 #include "tests/fuzz/deliberate.h"
 #include "tests/fuzz/progress_check.h"
+#include "tests/unit/support/i386_check.h"
 #include "tests/unit/support/test_inputs.h"
 
 #define MAX_LEVEL_ULTRA 22
@@ -97,10 +98,6 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 	free(frame.p);
 }
 
-/* The i386 build, started natively or under qemu-i386 (scripts/run32.sh says which). */
-#define DECODE_CHECK_I386 "build/host32/decode-check-i386"
-#define RUN32 "scripts/run32.sh build"
-
 /*
  * The same frames decoded by the i386 build of the decoders (tests/unit/i386/): 'frames'
  * frames of 'data' made with the knobs given, all checked by one run of the checker.
@@ -108,21 +105,17 @@ static void assert_round_trip(const uint8_t *data, size_t len, struct knobs k)
 static void assert_i386_decodes(const uint8_t *data, size_t len, const struct knobs *k,
 				size_t frames)
 {
-	char dir[] = "/tmp/kslide-decoders.XXXXXX", cmd[4096], path[256];
+	char dir[] = "/tmp/kslide-decoders.XXXXXX", path[256];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/original", dir);
 	assert_int_equal(test_write_file(path, data, len), 0);
-	int n = snprintf(cmd, sizeof(cmd), "%s %s %s", RUN32, DECODE_CHECK_I386, path);
 	for (size_t i = 0; i < frames; i++) {
 		struct buf frame = compress_with(data, len, k[i]);
-		snprintf(path, sizeof(path), "%s/frame%zu.%s", dir, i, "zst");
+		snprintf(path, sizeof(path), "%s/frame%zu.zst", dir, i);
 		assert_int_equal(test_write_file(path, frame.p, frame.len), 0);
-		n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " %s", path);
 		free(frame.p);
 	}
-	n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " && rm -r %s", dir);
-	assert_true((size_t)n < sizeof(cmd));
-	assert_int_equal(system(cmd), 0);
+	assert_i386_check_passes(dir, frames, "zst");
 }
 
 static void test_every_level_of_a_reference_kernel_round_trips(void **state)
@@ -398,11 +391,7 @@ static void test_the_i386_build_decodes_the_same_frames(void **state)
 {
 	(void)state;
 	struct buf kernel = test_read_file("build/i386/kernel.elf");
-	FILE *checker = fopen(DECODE_CHECK_I386, "rb");
-	/* Never skipped: `make unit` builds both, and the check runs on every machine. */
-	if (!kernel.len || !checker)
-		fail_msg("build/i386/kernel.elf or " DECODE_CHECK_I386 " is missing: run make unit");
-	fclose(checker);
+	assert_i386_checker_built();
 	const struct knobs kernel_kinds[] = {{1, 1, 1, 0, 0},
 					     {3, 0, 0, 0, 0},
 					     {19, 1, 1, 0, 0},

@@ -111,5 +111,14 @@ for codec in gzip bzip2 lzma xz lz4 zstd; do
 		same_but_payload_fields "$T/686-$codec.img" "$T/686.img"
 done
 
+# cloud-amd64 is linked at 16 MiB, where its own uncompressed image lies: the warning says what
+# its user can do (compress, or boot without nokaslr), never to relink a kernel they did not build.
+"$PACK" --compress none -o "$T/cloud-none.img" "$B/linux/cloud-amd64/vmlinuz" 2>"$T/stderr"
+rc=$?
+check "cloud-amd64 uncompressed: warned, told to compress or boot without nokaslr, not to relink" \
+	sh -c '[ $1 -eq 0 ] && grep -q "warning: .*linked at 0x1000000, inside the packed image.s own load range" "$2" &&
+		grep -qF "boot it without nokaslr, or pack it compressed (--compress zstd)" "$2" &&
+		! grep -q "link it at" "$2"' - "$rc" "$T/stderr"
+
 echo "linux-pack: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -71,6 +71,16 @@ run: $(BOOTSTRAP_STAMP)
 	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel.img 4
 	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel-pie.img 4 6G
 
+# make gdb IMAGE=build/x86_64/kernel-pie.img BREAK=function (scripts/gdb.sh).
+IMAGE ?= $(BUILD)/i386/kernel.img
+BREAK ?= kernel_main
+.PHONY: gdb
+#: IMAGE (default $(BUILD)/i386/kernel.img) under QEMU's gdbstub; gdb loads the
+#: kernel's symbols at the stub's base and stops at BREAK (default kernel_main)
+gdb: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)scripts/gdb.sh -b $(BREAK) $(IMAGE)
+
 #: GRUB ISOs of the reference kernels (BIOS and UEFI)
 iso: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory tools images $(ISOS)

@@ -91,6 +91,11 @@ stage leak-x86_64 "no kernel address in the x86-64 kernel's unprivileged view" \
 	'leak_all "-a x86_64"'
 stage leak-x86_64-pie "no kernel address in the x86-64 PIE kernel's unprivileged view" \
 	'leak_all "-a x86_64 -k kernel-pie"'
+# make gdb's batch mode on each reference image: gdb stops at kernel_main by its symbol, at the
+# randomized base plus its link offset (scripts/gdb.sh -c).
+stage gdb-symbols "gdb finds kernel_main at the randomized base in each reference image" \
+	'scripts/gdb.sh -c "$B/i386/kernel.img" && scripts/gdb.sh -c "$B/x86_64/kernel.img" &&
+		scripts/gdb.sh -c "$B/x86_64/kernel-pie.img"'
 stage example-kernel "examples/minimal-i386 relocates and boots" \
 	'tests/boot/qemu-boot.sh -m 256M -e "example: relocation ok" \
 		"$B/examples/minimal-i386/example.img"'

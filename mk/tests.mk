@@ -20,10 +20,10 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
-$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o \
-	seed_random.o)
+$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/secrecy/, kptr.o sysctl.o \
+	syslog.o seed_random.o)
 # And the scan of AML for a sleep state's SLP_TYP values.
-$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi_aml.o
+$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi/acpi_aml.o
 # The Multiboot pass-through edits the loader's information with plain C.
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.

@@ -14,7 +14,7 @@ set -u
 # slot recount, the range and gross faults at 200.
 POWER_BOOTS=1000 UNIFORM_BOOTS=200
 # The kernel's entry area (its idt=) is judged too, over its 1021 (i386) or 4093 (x86-64) page
-# slots in the window (kernel/entry_area.h).
+# slots in the window (kernel/secrecy/entry_area.h).
 I386_ENTRY="-E 0xffc00000 1021" X86_64_ENTRY="-E 0xffffffffff000000 4093"
 
 leak_all() { # leak_all "ARCH/KERNEL OPTIONS": leak.sh on the image and each compressed copy

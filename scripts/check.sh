@@ -41,6 +41,9 @@ stage_field() { # stage_field desc|cmd NAME
 	eval "printf '%s\n' \"\$stage_$1_$(printf %s "$2" | tr -c 'A-Za-z0-9_' _)\""
 }
 
+# The lists kept once: make help fails on a .PHONY target without its #: lines (scripts/help.awk).
+stage lists "every make target documented for make help" \
+	'make -s --no-print-directory help >/dev/null'
 stage unit "host unit tests (cmocka, ASan/UBSan)" \
 	'make -s --no-print-directory BUILD="$B" unit'
 stage reloc-oracle "the linker judges the packer's and the stub's relocations" \

@@ -1,6 +1,6 @@
 # kslide: a randomized kernel base at every boot. `make run` and `make check` are the front door
-# (README.md); `make help` lists every target. The rules live in mk/, one file per part of the
-# tree:
+# (README.md); `make help` lists every target, from the `#:` lines above its rule. The rules
+# live in mk/, one file per part of the tree:
 #
 #   mk/flags.mk     compilers and flags of every build variant
 #   mk/variants.mk  one macro per kind of output (objects, libkslide.a), one line per variant
@@ -9,6 +9,12 @@
 #   mk/tools.mk     kslide-pack, kslide-stat, kslide-kallsyms (tools/)
 #   mk/tests.mk     unit tests, relocation oracle, test images, GRUB ISOs, fuzzing (tests/)
 #   mk/bench.mk     benchmarks (bench/)
+#   mk/linux.mk     Debian's kernels, the Linux tests' initramfs and images (tests/linux/)
+#   mk/decoders.mk  the zstd and LZ4 decoders' unit tests, oracles and i386 build
+#   mk/robust.mk    the packer sweep and the corruption campaign (docs/reliability.md)
+#   mk/compress.mk  the compressed reference images
+#   mk/mutate.mk    make mutate (tests/mutations/)
+#   mk/smp.mk       make check-smp, check-suspend; a few unit tests' extra objects
 
 BUILD ?= build
 Q ?= @
@@ -18,6 +24,7 @@ BOOTSTRAP_STAMP := $(BUILD)/.bootstrap-ok
 STAGE ?=
 
 .PHONY: all check check-busy run bench iso bootstrap clean help tools images
+#: tools and the packed reference images (the default)
 all: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory tools images
 
@@ -33,7 +40,9 @@ include mk/decoders.mk
 include mk/robust.mk
 include mk/compress.mk
 
+#: kslide-pack and kslide-stat in $(BUILD)/bin
 tools: $(TOOLS)
+#: the packed reference images (i386, x86-64, x86-64 PIE)
 images: $(IMAGES)
 
 #### the front door ####
@@ -42,31 +51,48 @@ $(BOOTSTRAP_STAMP): scripts/bootstrap.sh
 	$(Q)scripts/bootstrap.sh
 	@mkdir -p $(dir $@) && touch $@
 
+#: install (as root) or name the Debian packages the build needs
 bootstrap:
 	$(Q)scripts/bootstrap.sh
 
 # `all` first and on its own: its recursive make must not race the targets below for the
 # stubs and the packer under -j.
+#: every test stage; STAGE="name ..." runs only those
+#: (scripts/check.sh --describe lists them)
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)$(MAKE) -s --no-print-directory $(CHECK_DEPS)
 	$(Q)scripts/check.sh $(BUILD) $(STAGE)
 
-# make check with HOGS busy loops beside it (docs/reliability.md, "Fresh machines and busy ones").
 HOGS ?= 2
+#: check with HOGS (default 2) CPU hogs running beside it
+#: (docs/reliability.md, "Fresh machines and busy ones")
 check-busy:
 	$(Q)scripts/check-busy.sh $(HOGS) -- --no-print-directory BUILD=$(BUILD) STAGE="$(STAGE)"
 
+#: build, boot each reference kernel in QEMU a few times, show the bases
 run: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run.sh $(BUILD)/i386/kernel.img 4
 	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel.img 4
 	$(Q)scripts/run.sh -a x86_64 $(X86_64)/kernel-pie.img 4 6G
 
+# make gdb IMAGE=build/x86_64/kernel-pie.img BREAK=function (scripts/gdb.sh).
+IMAGE ?= $(BUILD)/i386/kernel.img
+BREAK ?= kernel_main
+.PHONY: gdb
+#: IMAGE (default $(BUILD)/i386/kernel.img) under QEMU's gdbstub; gdb loads the
+#: kernel's symbols at the stub's base and stops at BREAK (default kernel_main)
+gdb: $(BOOTSTRAP_STAMP)
+	$(Q)$(MAKE) -s --no-print-directory all
+	$(Q)scripts/gdb.sh -b $(BREAK) $(IMAGE)
+
+#: GRUB ISOs of the reference kernels (BIOS and UEFI)
 iso: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory tools images $(ISOS)
 
 # all first, on its own: it is a recursive make, which must not race this one for the stubs.
+#: benchmarks recorded in docs/results.md
 bench: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)$(MAKE) -s --no-print-directory $(BENCH_DEPS)
@@ -76,32 +102,21 @@ bench: $(BOOTSTRAP_STAMP)
 ENTROPY_BOOTS ?= 100
 ENTROPY_BYTES ?= 8192
 .PHONY: entropy-quality
+#: the stub's generator output through rngtest and ent
+#: (ENTROPY_BOOTS boots, ENTROPY_BYTES bytes each)
 entropy-quality: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)nice -n 10 scripts/entropy-quality.sh $(BUILD) $(BUILD)/i386/kernel.img $(ENTROPY_BOOTS) \
 		$(ENTROPY_BYTES)
 
+#: this list (the #: lines above each rule in Makefile and mk/*.mk)
 help:
-	@echo "kslide: make TARGET (outputs in $(BUILD)/)"
-	@echo "  all              tools and the packed reference images (the default)"
-	@echo "  run              build, boot each reference kernel in QEMU a few times, show the bases"
-	@echo "  check            every test stage; STAGE=\"name ...\" runs only those"
-	@echo "                   (scripts/check.sh --list names them)"
-	@echo "  check-busy       check with HOGS (default 2) CPU hogs running beside it"
-	@echo "  unit             host unit tests (cmocka, ASan/UBSan)"
-	@echo "  oracle           the relocation oracle: the linker judges the packer and the stub's mover"
-	@echo "  fuzz             every fuzz target for FUZZ_SECONDS (default 600) each"
-	@echo "  fuzz-smoke       every fuzz target for 10 s (part of check)"
-	@echo "  iso              GRUB ISOs of the reference kernels (BIOS and UEFI)"
-	@echo "  bench            benchmarks recorded in docs/results.md"
-	@echo "  entropy-quality  the stub's generator output through rngtest and ent"
-	@echo "  linux-side-by-side  Linux's own KASLR and kslide's on Debian's kernels (results.md)"
-	@echo "  bootstrap        install (as root) or name the Debian packages the build needs"
-	@echo "  clean            remove $(BUILD)/"
+	@awk -v build=$(BUILD) -f scripts/help.awk $(filter Makefile mk/%.mk,$(MAKEFILE_LIST))
 
 # Keep objects that only pattern chains produce.
 .SECONDARY:
 
+#: remove $(BUILD)/
 clean:
 	rm -rf $(BUILD)
 

@@ -1,5 +1,5 @@
 /*
- * `make bench`, part 5: the project's zstd and LZ4 decoders (lib/zstd.c, lib/lz4.c) against
+ * `make bench`, part 5: the project's zstd and LZ4 decoders (lib/zstd_*.c, lib/lz4.c) against
  * the libraries' own (ZSTD_decompress, LZ4F_decompress) on the same frames, best of N runs.
  * Each input is compressed once with the library (zstd -19, LZ4 HC level 12 with linked
  * 4 MiB blocks), both decoders decode it, and the outputs must match the input. The runs of

@@ -1,7 +1,8 @@
 /*
- * What the policy code (kernel/proc.c, syscall.c, leak_test.c, ...) needs from the CPU side:
- * the descriptor tables (kernel/cpu_tables.c), address spaces (kernel/space.c) and traps
- * (kernel/trap.c), each over its arch's half in kernel/i386/ or kernel/x86_64/.
+ * What the policy code (kernel/proc/, kernel/secrecy/, kernel/selftest/leak.c, ...) needs from
+ * the CPU side: the descriptor tables (kernel/cpu/cpu_tables.c), address spaces
+ * (kernel/mm/space.c) and traps (kernel/cpu/trap.c), each over its arch's half in kernel/i386/
+ * or kernel/x86_64/.
  * docs/security.md lists the same contract in prose.
  */
 #ifndef KSLIDE_KERNEL_ARCH_H
@@ -13,9 +14,11 @@
 
 #include "include/kslide/bootinfo.h"
 
-/* The entry area at a random place (kernel/entry_area.h), the descriptor tables in it, the
- * TSS, CR0.WP, CR4.UMIP when the CPU has it, and the memory for user spaces. With pti, ring 3
- * runs on page tables that map the user window and the entry area only. Called once, early. */
+/* The entry area at a random place (kernel/secrecy/entry_area.h), the descriptor tables in it,
+ * the TSS, CR0.WP, CR4.UMIP when the CPU has it, and the frames outside the image that the entry
+ * area and user spaces take (kernel/mm/frames.h; space_init, called next, makes the user
+ * spaces' pools of them). With pti, ring 3 runs on page tables that map the user window and the
+ * entry area only. Called once, early. */
 void arch_cpu_init(const struct kslide_bootinfo *bi, bool pti);
 bool arch_umip_enabled(void);
 /* Where SIDT points (in the entry area), for the boot line. */

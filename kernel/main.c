@@ -9,15 +9,16 @@
 #include "kernel/arch.h"
 #include "kernel/boot_entry.h"
 #include "kernel/console.h"
-#include "kernel/entry_area.h"
-#include "kernel/kptr.h"
 #include "kernel/memory.h"
-#include "kernel/phys_map.h"
+#include "kernel/mm/phys_map.h"
+#include "kernel/mm/space.h"
 #include "kernel/qemu_exit.h"
 #include "kernel/report.h"
-#include "kernel/selftest.h"
-#include "kernel/smp.h"
-#include "kernel/sysctl.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/secrecy/kptr.h"
+#include "kernel/secrecy/sysctl.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/smp/smp.h"
 #include "lib/cmdline.h"
 #include "lib/string.h"
 
@@ -63,6 +64,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	bool pti = !cmdline_has_flag(cmdline, strlen(cmdline), NOPTI_FLAG);
 	phys_map_init();
 	arch_cpu_init(bi, pti);
+	space_init();
 	smp_init(bi);
 	kprintf("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
 		arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,

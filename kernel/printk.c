@@ -2,9 +2,9 @@
 #include <stdarg.h>
 
 #include "arch/x86/serial.h"
-#include "kernel/kptr.h"
 #include "kernel/printk.h"
-#include "kernel/syslog.h"
+#include "kernel/secrecy/kptr.h"
+#include "kernel/secrecy/syslog.h"
 #include "lib/format.h"
 
 static void printk_putc(void *ctx, char c)

@@ -1,7 +1,7 @@
 /*
  * The only door from lib/ to hardware: a table of functions the caller fills in. The boot stub
- * points them at real instructions (boot/arch_x86.c); host tests point them at fakes that can be
- * absent, failing or stuck. lib/ never executes a privileged or CPU-specific instruction itself.
+ * and the reference kernel point them at real instructions (arch/x86/arch_ops.c); host tests
+ * point them at fakes that can be absent, failing or stuck. lib/ never executes a privileged or CPU-specific instruction itself.
  */
 #ifndef KSLIDE_LIB_ARCH_H
 #define KSLIDE_LIB_ARCH_H

@@ -27,6 +27,7 @@ $(BUILD)/host/tests/test_zstd $(BUILD)/host/tests/test_lz4: | $(DECODE_CHECK_I38
 # Where i386 programs run natively, the i386 cases once more under qemu-i386: the way a kernel
 # that refuses 32-bit programs runs them (CI's does) is then proven on every machine.
 .PHONY: unit-i386-emulated
+#: the i386 decoder cases again under qemu-i386 (part of unit)
 unit-i386-emulated: $(BUILD)/host/tests/test_zstd $(BUILD)/host/tests/test_lz4 $(DECODE_CHECK_I386)
 	$(Q)if grep -q '^native' $(BUILD)/host32/way; then \
 		echo "unit: the i386 decoder cases again under qemu-i386"; \

@@ -1,27 +1,25 @@
 # The reference kernels (kernel/): i386, and x86-64 twice (-mcmodel=kernel and PIE), each
 # linked three times for kallsyms, plus the user programs they embed.
 
+# Objects by glob, one folder at a time (as Limine finds its sources): a new file in a folder
+# needs no edit here. kernel/ holds the core (entry, console, the verdict); its folders group by
+# concern, and kernel/<arch>/ holds each arch's half (its head.S goes first by its section,
+# .text.head, in the linker script, not by the order here).
+#   selftest/  the in-guest suites: selftest=NAME is selftest/NAME.c (an arch's own suite,
+#              kernel/<arch>/selftest_NAME.c), their helpers selftest/NAME_*.c
+#   cpu/       descriptor tables, traps        mm/      frames, pools, address spaces, walks
+#   proc/      processes, system calls         secrecy/ entry area, %p, kallsyms, syslog, oops
+#   smp/       starting and calling APs        acpi/    the MADT, S3 suspend and PCI state
+KERNEL_FOLDERS := kernel kernel/selftest kernel/cpu kernel/mm kernel/proc kernel/secrecy \
+	kernel/smp kernel/acpi
+kernel_objs = $(patsubst %.c,%.o,$(patsubst %.S,%.o,$(sort $(wildcard $(addsuffix /*.c,$(1)) \
+	$(addsuffix /*.S,$(1))))))
+# Both arches' objects: every folder's, and the x86 layer's serial port and arch_ops.
+KERNEL_SHARED_OBJS := $(call kernel_objs,$(KERNEL_FOLDERS)) arch/x86/serial.o arch/x86/arch_ops.o
+
 #### i386 ####
-KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/i386/head.o kernel/probes.o \
-	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
-	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o)
-# The secrecy half: the entry area, user mode, printk policy, kallsyms (docs/security.md).
-# Each arch adds its own half (cpu_tables, entry, vectors, space).
-KERNEL_SECRECY_SRCS := kernel/page_pool.o kernel/printk.o kernel/kptr.o kernel/syslog.o \
-	kernel/sysctl.o kernel/kallsyms.o kernel/proc.o kernel/oops.o kernel/syscall.o \
-	kernel/leak_test.o kernel/user_programs.o arch/x86/arch_ops.o kernel/cpu_tables.o \
-	kernel/trap.o kernel/try_write.o kernel/space.o kernel/walk.o kernel/leak_cpu.o \
-	kernel/entry_area.o kernel/frames.o kernel/seed_random.o kernel/leak_closure.o
-KERNEL_SECRECY_SRCS += kernel/acpi.o kernel/phys_map.o kernel/smp.o kernel/smp_test.o \
-	kernel/trampoline.o
-# Ring 3 on every CPU: work handed to an AP, and what ring 3 sees on each.
-KERNEL_SECRECY_SRCS += kernel/smp_call.o kernel/smp_view.o
-# Suspend to RAM (ACPI S3) and resume.
-KERNEL_SECRECY_SRCS += kernel/acpi_aml.o kernel/acpi_sleep.o kernel/pci_state.o kernel/suspend.o \
-	kernel/suspend_test.o
-KERNEL_I386_OBJS += $(addprefix $(BUILD)/i386/obj/, kernel/i386/cpu_tables.o \
-	kernel/i386/entry.o kernel/i386/vectors.o kernel/i386/space.o kernel/i386/smp.o \
-	kernel/i386/phys_map.o kernel/i386/trampoline.o kernel/i386/wakeup.o $(KERNEL_SECRECY_SRCS))
+KERNEL_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, $(call kernel_objs,kernel/i386) \
+	$(KERNEL_SHARED_OBJS))
 
 # User programs: linked at USER_BASE, embedded in the kernel as flat images.
 USER_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, kernel/user/i386/crt0.o kernel/user/leak.o \
@@ -31,7 +29,7 @@ $(BUILD)/i386/user/leak.elf: $(USER_I386_OBJS) kernel/user/user.ld
 	@mkdir -p $(dir $@)
 	$(Q)$(I386_LD) -T kernel/user/user.ld -o $@ $(USER_I386_OBJS)
 
-$(BUILD)/i386/obj/kernel/user_programs.o: kernel/user_programs.S $(BUILD)/i386/user/leak.bin
+$(BUILD)/i386/obj/kernel/proc/user_programs.o: kernel/proc/user_programs.S $(BUILD)/i386/user/leak.bin
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(I386_ASFLAGS) -DUSER_LEAK_BIN='"$(BUILD)/i386/user/leak.bin"' -c $< -o $@
 
@@ -68,13 +66,7 @@ $(BUILD)/i386/kernel%elf: $(KERNEL_I386_DEPS) $(BUILD)/i386/kallsyms2.o $(KALLSY
 		{ echo "kallsyms: $@: symbols moved between links" >&2; rm -f $@; exit 1; }
 
 #### x86-64 ####
-KERNEL_X86_64_SRCS := kernel/x86_64/head.o kernel/probes.o \
-	kernel/x86_64/paging.o kernel/x86_64/paging_check.o \
-	kernel/main.o kernel/boot_entry.o kernel/console.o kernel/qemu_exit.o kernel/selftest.o \
-	kernel/reloc_check.o kernel/bootinfo_check.o kernel/report.o arch/x86/serial.o
-KERNEL_X86_64_SRCS += kernel/x86_64/cpu_tables.o kernel/x86_64/entry.o kernel/x86_64/vectors.o \
-	kernel/x86_64/space.o kernel/x86_64/smp.o kernel/x86_64/phys_map.o kernel/x86_64/trampoline.o \
-	kernel/x86_64/wakeup.o $(KERNEL_SECRECY_SRCS)
+KERNEL_X86_64_SRCS := $(call kernel_objs,kernel/x86_64) $(KERNEL_SHARED_OBJS)
 KERNEL_X86_64_OBJS := $(addprefix $(X86_64)/obj/, $(KERNEL_X86_64_SRCS))
 KERNEL_X86_64_PIE_OBJS := $(addprefix $(X86_64)/pie-obj/, $(KERNEL_X86_64_SRCS))
 
@@ -140,8 +132,8 @@ USER_X86_64_OBJS := $(addprefix $(X86_64)/user-obj/, kernel/user/x86_64/crt0.o \
 $(X86_64)/user/leak.elf: $(USER_X86_64_OBJS) kernel/user/x86_64/user.ld
 	@mkdir -p $(dir $@)
 	$(Q)$(X86_64_LD) -T kernel/user/x86_64/user.ld -o $@ $(USER_X86_64_OBJS)
-$(X86_64)/obj/kernel/user_programs.o $(X86_64)/pie-obj/kernel/user_programs.o: \
-		kernel/user_programs.S $(X86_64)/user/leak.bin
+$(X86_64)/obj/kernel/proc/user_programs.o $(X86_64)/pie-obj/kernel/proc/user_programs.o: \
+		kernel/proc/user_programs.S $(X86_64)/user/leak.bin
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(X86_64_ASFLAGS) -DUSER_LEAK_BIN='"$(X86_64)/user/leak.bin"' -c $< -o $@
 

@@ -12,7 +12,9 @@ $(LINUX_CACHE)/%/vmlinuz:
 
 # The -dbg packages' vmlinux (ELF with .rela sections, 283 and 765 MB downloads): only here.
 .PHONY: linux-kernels linux-dbg linux-initramfs
+#: fetch Debian's 686 and cloud-amd64 kernels once, into $(BUILD)/linux
 linux-kernels: $(LINUX_KERNELS)
+#: their -dbg packages' vmlinux (283 and 765 MB downloads)
 linux-dbg: $(LINUX_KERNELS)
 	$(Q)scripts/fetch-linux.sh --dbg $(LINUX_CACHE) $(LINUX_FLAVOURS)
 
@@ -26,6 +28,7 @@ $(LINUX_CACHE)/i386/init $(LINUX_CACHE)/x86_64/init: tests/linux/init.c mk/linux
 	$(Q)$(HOSTCC) $(LINUX_INIT_ARCH) $(LINUX_INIT_CFLAGS) $< -o $@
 $(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
 	$(Q)tests/linux/mkcpio.py $@ $<
+#: the Linux tests' initramfs (tests/linux/init.c as /init)
 linux-initramfs: $(LINUX_INITRAMFS)
 
 # kslide-pack reads bzImages (tools/pack/bzimage.c, decompress.c, linux_relocs.c,
@@ -48,6 +51,7 @@ $(LINUX_SAME_FIXUPS): $(BUILD)/tool/tests/linux/same_fixups.o $(PACK_LIB_OBJS) $
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 .PHONY: linux-dbg-check
+#: the bzImage and the -dbg vmlinux of each kernel give the same fixups
 linux-dbg-check: linux-dbg $(LINUX_SAME_FIXUPS)
 	$(Q)for f in $(LINUX_FLAVOURS); do echo "$$f:"; $(LINUX_SAME_FIXUPS) \
 		$(LINUX_CACHE)/$$f/vmlinuz $(LINUX_CACHE)/$$f/vmlinux || exit 1; done
@@ -91,6 +95,7 @@ LINUX_UNCOMPRESSED := $(LINUX_CACHE)/cloud-amd64-none.img
 $(LINUX_UNCOMPRESSED): $(LINUX_CACHE)/cloud-amd64/vmlinuz $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $< 2>/dev/null
 .PHONY: linux-images
+#: Debian's kernels packed, their GRUB ISOs, cloud-amd64 uncompressed
 linux-images: $(LINUX_IMAGES) $(LINUX_ISOS) $(LINUX_UNCOMPRESSED)
 
 # make check's Linux stages need the kernels (fetched once), the initramfs and the images.
@@ -102,6 +107,8 @@ CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS) $(LINUX_IMAGES) $(LINUX_ISOS) 
 # vmlinux, the time to init and the image sizes. About an hour on 2 cores at 200 boots.
 SIDE_BOOTS ?= 200
 .PHONY: linux-side-by-side
+#: Linux's own KASLR and kslide's on Debian's kernels (results.md;
+#: SIDE_BOOTS boots each)
 linux-side-by-side: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/bench/tbcount $(LINUX_KERNELS) $(LINUX_INITRAMFS)

@@ -4,5 +4,7 @@
 MUTATION ?=
 
 .PHONY: mutate
+#: break the code on purpose (tests/mutations/) and check the named stages
+#: catch it; MUTATION="name ..." runs only those
 mutate: $(BOOTSTRAP_STAMP)
 	$(Q)scripts/mutate.sh $(MUTATION)

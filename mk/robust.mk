@@ -12,6 +12,7 @@ $(PACK_ASAN): $(BUILD)/host/tools/kslide-pack.o $(PACK_LIB_SRCS:%.c=$(BUILD)/hos
 	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ $(TOOL_LIBS) -o $@
 
 .PHONY: pack-sweep
+#: kslide-pack under ASan/UBSan over every ELF file on the system
 pack-sweep: $(PACK_ASAN)
 	$(Q)nice tests/chaos/pack-sweep.sh $(PACK_ASAN)
 
@@ -24,6 +25,8 @@ CHAOS_SEED ?= 1
 CHAOS_RUN = tests/chaos/chaos.py -n $(CHAOS_SAMPLE) -T $(CHAOS_TRUNCATIONS) -s $(CHAOS_SEED)
 
 .PHONY: chaos
+#: the corruption campaign: damaged reference images booted and classified
+#: (CHAOS_SAMPLE, CHAOS_TRUNCATIONS, CHAOS_SEED)
 chaos: $(BUILD)/i386/kernel.img $(X86_64)/kernel.img
 	$(Q)$(CHAOS_RUN) $(BUILD)/i386/kernel.img $(BUILD)/i386/stub.elf
 	$(Q)$(CHAOS_RUN) -a x86_64 $(X86_64)/kernel.img $(X86_64)/stub.elf

@@ -20,10 +20,10 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
-$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/, kptr.o sysctl.o syslog.o \
-	seed_random.o)
+$(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/secrecy/, kptr.o sysctl.o \
+	syslog.o seed_random.o)
 # And the scan of AML for a sleep state's SLP_TYP values.
-$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi_aml.o
+$(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi/acpi_aml.o
 # The Multiboot pass-through edits the loader's information with plain C.
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.
@@ -33,6 +33,7 @@ $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.
 	$(BUILD)/host/tools/stat/layout.o
 
 .PHONY: unit
+#: host unit tests (cmocka, ASan/UBSan)
 unit: $(UNIT_BINS)
 	$(Q)scripts/run32.sh --way $(BUILD)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)
@@ -92,6 +93,7 @@ X86_64_ORACLE_PAIRS += $(addprefix ../, kernel.elf:../kernel-up.elf kernel.elf:.
 	kernel-pie.elf:../kernel-pie-up.elf kernel-pie-rela.elf:../kernel-pie-rela-up.elf)
 
 .PHONY: oracle
+#: the relocation oracle: the linker judges the packer and the stub's mover
 oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
 		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) $(IMAGES) \
 		$(BUILD)/i386/kernel-zstd.img $(X86_64)/kernel-zstd.img $(X86_64)/kernel-pie-zstd.img
@@ -186,9 +188,11 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 
 .PHONY: fuzz fuzz-smoke
 # Long runs keep their growing corpora in $(BUILD)/fuzz/corpus/.
+#: every fuzz target for FUZZ_SECONDS (default 600) each
 fuzz: $(FUZZ_BINS)
 	$(Q)scripts/fuzz.sh -k $(BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
+#: every fuzz target for 10 s (part of check)
 fuzz-smoke: $(FUZZ_BINS)
 	$(Q)scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 

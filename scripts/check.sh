@@ -4,13 +4,9 @@
 # runs. `make mutate` (scripts/mutate.sh) runs single stages through here too.
 # usage: check.sh BUILD_DIR [STAGE...]    run all stages, or only these, in the order given
 #        check.sh --list                  print the stage names, one per line
+#        check.sh --describe              print each stage's name and what it checks
+# shellcheck disable=SC2016,SC2034 # the table's commands are quoted to run later, with these variables
 set -u
-
-# In the order `make check` runs them.
-STAGES="unit reloc-oracle fuzz-smoke pack-errors linux-pack boot-linux uniformity-checker kslide-stat
-boot-i386 boot-x86_64 boot-smp boot-suspend boot-grub boot-faults chaos-sample leak-i386 leak-x86_64
-leak-x86_64-pie example-kernel boot-multiboot uniform-i386-2m uniform-i386-4k uniform-x86_64-pie
-uniform-x86_64-4k uniform-linux-686 uniform-linux-cloud-amd64"
 
 # Boots per uniformity stage. The 440-slot i386 stage is the one with power: at 1,000 boots
 # the checker rejects the fold bias and 1.5 times the weight on a quarter of the slots with
@@ -18,7 +14,7 @@ uniform-x86_64-4k uniform-linux-686 uniform-linux-cloud-amd64"
 # slot recount, the range and gross faults at 200.
 POWER_BOOTS=1000 UNIFORM_BOOTS=200
 # The kernel's entry area (its idt=) is judged too, over its 1021 (i386) or 4093 (x86-64) page
-# slots in the window (kernel/entry_area.h).
+# slots in the window (kernel/secrecy/entry_area.h).
 I386_ENTRY="-E 0xffc00000 1021" X86_64_ENTRY="-E 0xffffffffff000000 4093"
 
 leak_all() { # leak_all "ARCH/KERNEL OPTIONS": leak.sh on the image and each compressed copy
@@ -27,68 +23,127 @@ leak_all() { # leak_all "ARCH/KERNEL OPTIONS": leak.sh on the image and each com
 		tests/boot/leak.sh $1 -S 2 -c lz4 "$B" 2
 }
 
-run_stage() { # run_stage NAME: the stage's command
-	case $1 in
-	unit) make -s --no-print-directory BUILD="$B" unit ;;
-	reloc-oracle) make -s --no-print-directory BUILD="$B" oracle ;;
-	fuzz-smoke) make -s --no-print-directory BUILD="$B" fuzz-smoke ;;
-	pack-errors) tests/pack/errors.sh "$B" ;;
-	linux-pack) tests/linux/pack.sh "$B" ;;
-	boot-linux) tests/linux/boot.sh "$B" ;;
-	uniformity-checker) tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" \
-		"$B/i386/kernel.img" "$POWER_BOOTS" "$UNIFORM_BOOTS" ;;
-	kslide-stat) tests/stat/check.sh "$B" ;;
-	# -z: every case again on the compressed copies of its image (zstd, lz4).
-	boot-i386) tests/boot/matrix.sh -z "$B" tests/boot/i386-cases.sh ;;
-	boot-x86_64) tests/boot/matrix.sh -z "$B" tests/boot/x86_64-cases.sh ;;
-	boot-smp) tests/boot/matrix.sh -z "$B" tests/boot/smp-cases.sh ;;
-	# Suspend to RAM and back, 3 times a boot, woken by the host over QMP.
-	boot-suspend) tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh ;;
-	boot-grub) tests/boot/grub.sh "$B" ;;
-	boot-faults) tests/boot/faults.sh "$B" ;;
-	# A few damaged bytes per checked image region, both arches, plain and compressed (`make
-	# chaos`: the campaign).
-	chaos-sample) tests/chaos/chaos.py -F -n 4 -T 2 -s "${CHAOS_SEED:-1}" "$B/i386/kernel.img" \
+# The stage table, the only list of stages: `stage NAME DESCRIPTION COMMAND`, in the order
+# `make check` runs them. COMMAND is shell text run (eval) with $B the build directory; the
+# stage passes when it exits 0. --list and --describe print the table.
+STAGES=""
+stage() {
+	if [ $# -ne 3 ] || [ -z "$2" ] || [ -z "$3" ]; then
+		echo "check.sh: stage '${1:-}' needs a name, a description and a command" >&2
+		exit 70
+	fi
+	case " $STAGES " in *" $1 "*) echo "check.sh: stage '$1' named twice" >&2 && exit 70 ;; esac
+	STAGES="${STAGES:+$STAGES }$1"
+	v=$(printf %s "$1" | tr -c 'A-Za-z0-9_' _)
+	eval "stage_desc_$v=\$2 stage_cmd_$v=\$3"
+}
+stage_field() { # stage_field desc|cmd NAME
+	eval "printf '%s\n' \"\$stage_$1_$(printf %s "$2" | tr -c 'A-Za-z0-9_' _)\""
+}
+
+# The lists kept once: make help fails on a .PHONY target without its #: lines (scripts/help.awk).
+stage lists "every make target documented for make help" \
+	'make -s --no-print-directory help >/dev/null'
+stage unit "host unit tests (cmocka, ASan/UBSan)" \
+	'make -s --no-print-directory BUILD="$B" unit'
+stage reloc-oracle "the linker judges the packer's and the stub's relocations" \
+	'make -s --no-print-directory BUILD="$B" oracle'
+stage fuzz-smoke "every fuzz target for 10 s" \
+	'make -s --no-print-directory BUILD="$B" fuzz-smoke'
+stage pack-errors "kslide-pack refuses bad input with a clear error" \
+	'tests/pack/errors.sh "$B"'
+stage linux-pack "kslide-pack on Debian's kernels" \
+	'tests/linux/pack.sh "$B"'
+stage boot-linux "Debian's kernels boot from kslide images" \
+	'tests/linux/boot.sh "$B"'
+stage uniformity-checker "the uniformity checker rejects biased samples (simulated)" \
+	'tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" "$B/i386/kernel.img" \
+		"$POWER_BOOTS" "$UNIFORM_BOOTS"'
+stage kslide-stat "kslide-stat on the reference and fake Linux boots" \
+	'tests/stat/check.sh "$B"'
+# -z: every case again on the compressed copies of its image (zstd, lz4).
+stage boot-i386 "the i386 reference kernel's boot cases, plain and compressed" \
+	'tests/boot/matrix.sh -z "$B" tests/boot/i386-cases.sh'
+stage boot-x86_64 "the x86-64 reference kernels' boot cases, plain and compressed" \
+	'tests/boot/matrix.sh -z "$B" tests/boot/x86_64-cases.sh'
+stage boot-smp "8 CPUs with selftest=smp, plain and compressed" \
+	'tests/boot/matrix.sh -z "$B" tests/boot/smp-cases.sh'
+# Suspend to RAM and back, 3 times a boot, woken by the host over QMP.
+stage boot-suspend "suspend to RAM and back, woken over QMP" \
+	'tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh'
+stage boot-grub "the reference kernels from GRUB ISOs (BIOS and UEFI)" \
+	'tests/boot/grub.sh "$B"'
+stage boot-faults "damaged images and hostile memory maps are refused" \
+	'tests/boot/faults.sh "$B"'
+# A few damaged bytes per checked image region, both arches, plain and compressed (`make
+# chaos`: the campaign).
+stage chaos-sample "a few damaged bytes per checked image region" \
+	'tests/chaos/chaos.py -F -n 4 -T 2 -s "${CHAOS_SEED:-1}" "$B/i386/kernel.img" \
 		"$B/i386/stub.elf" && tests/chaos/chaos.py -F -a x86_64 -n 3 -T 1 \
 		-s "${CHAOS_SEED:-1}" "$B/x86_64/kernel.img" "$B/x86_64/stub.elf" &&
 		tests/chaos/chaos.py -F -n 3 -T 1 -s "${CHAOS_SEED:-1}" "$B/i386/kernel-zstd.img" \
 			"$B/i386/stub.elf" &&
 		tests/chaos/chaos.py -F -a x86_64 -n 3 -T 1 -s "${CHAOS_SEED:-1}" \
-			"$B/x86_64/kernel-lz4.img" "$B/x86_64/stub.elf" ;;
-	# The unprivileged view at several bases each with UMIP on and off, at -smp 4 (2 for the
-	# compressed copies) with every process of boot i on CPU i: identical on every CPU and at
-	# every base, no kernel address; from the plain images, then from their compressed copies.
-	leak-i386) leak_all "" ;;
-	leak-x86_64) leak_all "-a x86_64" ;;
-	leak-x86_64-pie) leak_all "-a x86_64 -k kernel-pie" ;;
-	example-kernel) tests/boot/qemu-boot.sh -m 256M -e 'example: relocation ok' \
-		"$B/examples/minimal-i386/example.img" ;;
-	boot-multiboot) tests/boot/multiboot.sh "$B" ;;
-	# 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
-	uniform-i386-2m) tests/boot/uniformity.sh "$B/host/tests/uniformity" \
-		"$B/i386/kernel.img" "$POWER_BOOTS" $I386_ENTRY -c qemu32 -m 1G ;;
-	uniform-i386-4k) tests/boot/uniformity.sh "$B/host/tests/uniformity" \
-		"$B/i386/kernel-4k.img" "$UNIFORM_BOOTS" $I386_ENTRY -c max -m 128M ;;
-	# x86-64: physical and virtual bases judged separately, and their independence. The PIE
-	# at 2 MiB has 2^25.9 virtual slots over the upper half, the kernel model at 4 KiB 2^19.
-	uniform-x86_64-pie) tests/boot/uniformity.sh "$B/host/tests/uniformity" \
-		"$B/x86_64/kernel-pie.img" "$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -c max -m 1G ;;
-	uniform-x86_64-4k) tests/boot/uniformity.sh "$B/host/tests/uniformity" \
-		"$B/x86_64/kernel-4k.img" "$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -m 1G ;;
-	# Debian's kernels at their headers' windows, slots recounted from the memory map Linux
-	# reports: the 686 at 8 KiB steps, 61,429 slots at 1G; cloud-amd64 at 2 MiB, 479 physical
-	# and 482 virtual slots, drawn independently.
-	uniform-linux-686) tests/linux/uniform.sh "$B" 686 "$UNIFORM_BOOTS" -c max -m 1G ;;
-	uniform-linux-cloud-amd64) tests/linux/uniform.sh "$B" cloud-amd64 "$UNIFORM_BOOTS" \
-		-c max -m 1G ;;
-	esac
+			"$B/x86_64/kernel-lz4.img" "$B/x86_64/stub.elf"'
+# The unprivileged view at several bases each with UMIP on and off, at -smp 4 (2 for the
+# compressed copies) with every process of boot i on CPU i: identical on every CPU and at
+# every base, no kernel address; from the plain images, then from their compressed copies.
+stage leak-i386 "no kernel address in the i386 kernel's unprivileged view" \
+	'leak_all ""'
+stage leak-x86_64 "no kernel address in the x86-64 kernel's unprivileged view" \
+	'leak_all "-a x86_64"'
+stage leak-x86_64-pie "no kernel address in the x86-64 PIE kernel's unprivileged view" \
+	'leak_all "-a x86_64 -k kernel-pie"'
+# make gdb's batch mode on each reference image: gdb stops at kernel_main by its symbol, at the
+# randomized base plus its link offset (scripts/gdb.sh -c).
+stage gdb-symbols "gdb finds kernel_main at the randomized base in each reference image" \
+	'scripts/gdb.sh -c "$B/i386/kernel.img" && scripts/gdb.sh -c "$B/x86_64/kernel.img" &&
+		scripts/gdb.sh -c "$B/x86_64/kernel-pie.img"'
+stage example-kernel "examples/minimal-i386 relocates and boots" \
+	'tests/boot/qemu-boot.sh -m 256M -e "example: relocation ok" \
+		"$B/examples/minimal-i386/example.img"'
+stage boot-multiboot "Multiboot 1 and 2 handoffs" \
+	'tests/boot/multiboot.sh "$B"'
+# 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
+stage uniform-i386-2m "i386 bases uniform over 440 2 MiB slots ($POWER_BOOTS boots)" \
+	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/i386/kernel.img" \
+		"$POWER_BOOTS" $I386_ENTRY -c qemu32 -m 1G'
+stage uniform-i386-4k "i386 bases uniform over 4 KiB slots" \
+	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/i386/kernel-4k.img" \
+		"$UNIFORM_BOOTS" $I386_ENTRY -c max -m 128M'
+# x86-64: physical and virtual bases judged separately, and their independence. The PIE
+# at 2 MiB has 2^25.9 virtual slots over the upper half, the kernel model at 4 KiB 2^19.
+stage uniform-x86_64-pie "x86-64 PIE bases uniform, physical and virtual" \
+	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/x86_64/kernel-pie.img" \
+		"$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -c max -m 1G'
+stage uniform-x86_64-4k "x86-64 bases uniform at 4 KiB" \
+	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/x86_64/kernel-4k.img" \
+		"$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -m 1G'
+# Debian's kernels at their headers' windows, slots recounted from the memory map Linux
+# reports: the 686 at 8 KiB steps, 61,429 slots at 1G; cloud-amd64 at 2 MiB, 479 physical
+# and 482 virtual slots, drawn independently.
+stage uniform-linux-686 "Debian's 686 kernel's bases uniform" \
+	'tests/linux/uniform.sh "$B" 686 "$UNIFORM_BOOTS" -c max -m 1G'
+stage uniform-linux-cloud-amd64 "Debian's cloud-amd64 kernel's bases uniform" \
+	'tests/linux/uniform.sh "$B" cloud-amd64 "$UNIFORM_BOOTS" -c max -m 1G'
+
+run_stage() { # run_stage NAME: the stage's command
+	eval "$(stage_field cmd "$1")"
 }
 
-if [ "${1:-}" = --list ]; then
+case ${1:-} in
+--list)
 	printf '%s\n' $STAGES
 	exit 0
-fi
-[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [STAGE...] | --list" >&2; exit 2; }
+	;;
+--describe)
+	for name in $STAGES; do
+		printf '%-26s %s\n' "$name" "$(stage_field desc "$name")"
+	done
+	exit 0
+	;;
+esac
+[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [STAGE...] | --list | --describe" >&2; exit 2; }
 B=$1
 shift
 [ $# -eq 0 ] && set -- $STAGES

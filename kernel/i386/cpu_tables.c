@@ -1,7 +1,7 @@
-/* The i386 half of the descriptor tables (kernel/cpu_tables.c has the order of loading):
+/* The i386 half of the descriptor tables (kernel/cpu/cpu_tables.c has the order of loading):
  * flat 32-bit segments, 32-bit gates and TSS, and DR0, through which the stubs jump. */
-#include "kernel/cpu_tables.h"
-#include "kernel/descriptor.h"
+#include "kernel/cpu/cpu_tables.h"
+#include "kernel/cpu/descriptor.h"
 
 #define SEG_FLAGS_FLAT 0xc /* 4 KiB granularity, 32-bit */
 

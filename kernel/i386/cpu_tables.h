@@ -1,6 +1,6 @@
 /*
- * i386 descriptor tables (kernel/cpu_tables.h has the design): 8-byte gates for all 256
- * vectors, the GDT and the 32-bit TSS in one page. Include kernel/cpu_tables.h.
+ * i386 descriptor tables (kernel/cpu/cpu_tables.h has the design): 8-byte gates for all 256
+ * vectors, the GDT and the 32-bit TSS in one page. Include kernel/cpu/cpu_tables.h.
  */
 #ifndef KSLIDE_KERNEL_I386_CPU_TABLES_H
 #define KSLIDE_KERNEL_I386_CPU_TABLES_H
@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "kernel/layout.h"
-#include "kernel/smp_limits.h"
+#include "kernel/smp/smp_limits.h"
 
 #define IDT_ENTRIES 256
 #define GDT_ENTRIES 6
@@ -26,7 +26,7 @@ typedef uint64_t gate_t; /* SDM Vol. 3A, 6.11: a 32-bit interrupt gate */
 
 typedef struct tss32 cpu_tss_t;
 
-/* An application processor's own GDT and TSS (kernel/smp.h), after the boot CPU's. */
+/* An application processor's own GDT and TSS (kernel/smp/smp.h), after the boot CPU's. */
 struct cpu_gdt_tss {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss32 tss;

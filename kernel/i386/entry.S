@@ -1,8 +1,8 @@
 /*
- * The i386 entry stubs: a template kernel/entry_area.c copies into the entry area's code page,
+ * The i386 entry stubs: a template kernel/secrecy/entry_area.c copies into the entry area's code page,
  * where every IDT gate leads. It refers to nothing outside itself (only differences of its own
  * labels, no relocation; tests/boot/leak.sh checks the linked kernel), so the copy holds no
- * address of the image. kernel/entry_template.h has the parts x86-64 shares.
+ * address of the image. kernel/secrecy/entry_template.h has the parts x86-64 shares.
  *
  * From ring 3 the CPU arrives on the entry stack (TSS.esp0) with the user's CR3. The stub
  * pushes its error code and vector and EAX (ring 3's, on the entry stack), switches CR3 to the
@@ -14,8 +14,8 @@
  * The way back: vectors.S leaves the IRET frame on the entry stack and jumps to
  * entry_exit_to_user, which switches CR3 to the ring-3 root and returns.
  */
-#include "kernel/entry_area.h"
-#include "kernel/entry_template.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/secrecy/entry_template.h"
 
 #define OFFSET_OF_CS 16 /* EAX, vector, error code, EIP, then CS */
 

@@ -23,7 +23,7 @@
 #define CR0_PG 0x80000000
 
 /* Above lowmem's end (0xF8000000), kernel only:
- *   0xF8000000  the physical-memory window (kernel/phys_map.h): one page table, in which the
+ *   0xF8000000  the physical-memory window (kernel/mm/phys_map.h): one page table, in which the
  *               kernel maps firmware tables that lie above lowmem (ACPI's, at the top of RAM)
  *   0xF8400000  MMIO at its own address (the local APIC at 0xFEE00000: kernel/i386/smp.c)
  *   0xFFC00000  the fixmap
@@ -32,7 +32,7 @@
 #define PHYS_WINDOW_END (PHYS_WINDOW_VIRT + PAGE_TABLE_SPAN)
 
 /* The fixmap: the top 4 MiB (one page table), above lowmem's end at 0xF8000000. The entry
- * area (kernel/entry_area.h) lies somewhere in it, at a page drawn at every boot; the last
+ * area (kernel/secrecy/entry_area.h) lies somewhere in it, at a page drawn at every boot; the last
  * page stays unmapped. */
 #define FIXMAP_VIRT 0xFFC00000
 #define PDE_INDEX_OF_FIXMAP (FIXMAP_VIRT / PAGE_TABLE_SPAN)

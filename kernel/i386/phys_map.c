@@ -1,5 +1,5 @@
 /*
- * The i386 half of kernel/phys_map.h: the physical-memory window, one page table's 4 MiB right
+ * The i386 half of kernel/mm/phys_map.h: the physical-memory window, one page table's 4 MiB right
  * after lowmem (PHYS_WINDOW_VIRT, kernel/i386/layout.h), handed out page by page from the
  * bottom. A request for the frames f, f + 1, ..., f + n - 1 takes the lowest slot from which
  * the slots in use already map them in order, as far as those slots go: all n (the mapping
@@ -21,9 +21,9 @@
  */
 #include <stdbool.h>
 
-#include "kernel/cpu_tables.h"
+#include "kernel/cpu/cpu_tables.h"
 #include "kernel/memory.h"
-#include "kernel/phys_map.h"
+#include "kernel/mm/phys_map.h"
 
 #define WINDOW_PAGES (PAGE_TABLE_SPAN / PAGE_SIZE)
 #define PDE_INDEX_OF_WINDOW (PHYS_WINDOW_VIRT / PAGE_TABLE_SPAN)

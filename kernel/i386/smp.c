@@ -1,13 +1,13 @@
-/* The i386 half of kernel/smp.h: the local APIC mapped at its own address in the hole between
+/* The i386 half of kernel/smp/smp.h: the local APIC mapped at its own address in the hole between
  * the physical-memory window and the fixmap, and the trampoline run on the kernel's own
  * directory. */
+#include "kernel/smp/smp.h"
 #include "arch/x86/sysregs.h"
-#include "kernel/cpu_tables.h"
-#include "kernel/frames.h"
+#include "kernel/cpu/cpu_tables.h"
 #include "kernel/memory.h"
-#include "kernel/oops.h"
-#include "kernel/smp.h"
-#include "kernel/space.h"
+#include "kernel/mm/frames.h"
+#include "kernel/mm/space.h"
+#include "kernel/secrecy/oops.h"
 
 #define PTE_PWT 0x008 /* with PCD: uncached, as MMIO must be (SDM Vol. 3A, 11.12.3) */
 #define PTE_PCD 0x010

@@ -1,25 +1,25 @@
 /*
- * i386 page tables for user spaces and the entry area (kernel/space.c has the rest).
+ * i386 page tables for user spaces and the entry area (kernel/mm/space.c has the rest).
  *
  *               kernel root (page directory)           ring-3 root
  *   0x00400000  user window (U, RW)                    the same page table
  *   0xC0000000  the kernel's direct map of lowmem      nothing
  *               (supervisor)
  *   0xF8000000  the physical-memory window             nothing
- *               (supervisor; kernel/phys_map.h)
+ *               (supervisor; kernel/mm/phys_map.h)
  *   0xFFC00000  the fixmap: the entry area             the same page table (supervisor)
  *
- * The fixmap's page table comes from kernel/frames.h and serves the kernel's own directory and
+ * The fixmap's page table comes from kernel/mm/frames.h and serves the kernel's own directory and
  * every ring-3 root alike: it maps the entry area and nothing else.
  */
+#include "kernel/mm/space.h"
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
-#include "kernel/cpu_tables.h"
-#include "kernel/entry_area.h"
-#include "kernel/frames.h"
+#include "kernel/cpu/cpu_tables.h"
 #include "kernel/memory.h"
-#include "kernel/oops.h"
-#include "kernel/space.h"
+#include "kernel/mm/frames.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/secrecy/oops.h"
 
 #define ENTRIES_PER_TABLE (PAGE_SIZE / 4)
 #define PDE_INDEX_OF_USER (USER_BASE / PAGE_TABLE_SPAN)

@@ -1,4 +1,4 @@
-/* The page tables of an i386 user space (kernel/i386/space.c). Include kernel/space.h. */
+/* The page tables of an i386 user space (kernel/i386/space.c). Include kernel/mm/space.h. */
 #ifndef KSLIDE_KERNEL_I386_SPACE_H
 #define KSLIDE_KERNEL_I386_SPACE_H
 

@@ -1,10 +1,10 @@
 /*
- * The i386 AP trampoline (kernel/trampoline.h): real mode, then protected mode with paging on
+ * The i386 AP trampoline (kernel/smp/trampoline.h): real mode, then protected mode with paging on
  * the kernel's page directory (which maps the trampoline one to one while APs start), then the
  * kernel's entry(cpu) on its stack. Copied below 1 MiB; refers to nothing outside its page.
  */
 #include "kernel/layout.h"
-#include "kernel/trampoline.h"
+#include "kernel/smp/trampoline.h"
 
 #define TD(field) (trampoline_data - trampoline_start + field)
 

@@ -17,8 +17,8 @@
  * Until alltraps reloads them DS and ES may be ring 3's: flat, base 0, so kernel variables
  * read the same through them.
  */
-#include "kernel/entry_area.h"
-#include "kernel/frame_move.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/cpu/frame_move.h"
 #include "kernel/layout.h"
 
 #define ENTRY_FRAME_WORDS 7 /* EIP, CS, EFLAGS, ESP, SS and the stub's error code, vector */

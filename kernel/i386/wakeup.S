@@ -1,9 +1,9 @@
 /*
- * i386 half of kernel/wakeup.h: wake_save, and wake_entry, where the trampoline lands on
+ * i386 half of kernel/acpi/wakeup.h: wake_save, and wake_entry, where the trampoline lands on
  * waking (protected mode, paging on the kernel's directory, wake_stack). The i386 kernel
  * sets no CR4 bit but UMIP and has no EFER: CR0 and CR3 are all there is.
  */
-#include "kernel/wakeup.h"
+#include "kernel/acpi/wakeup.h"
 
 	.text
 	.globl wake_save, wake_entry

@@ -1,6 +1,6 @@
 /*
  * The leak-test program's modes, shared by kernel/user/leak.c and the kernel side that runs
- * it (kernel/leak_test.c). main(mode, arg) receives them in the first two registers.
+ * it (kernel/selftest/leak.c). main(mode, arg) receives them in the first two registers.
  */
 #ifndef KSLIDE_KERNEL_USER_LEAK_H
 #define KSLIDE_KERNEL_USER_LEAK_H

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/uapi.h"
+#include "kernel/proc/uapi.h"
 #include "lib/string.h"
 
 long syscall3(long nr, long a0, long a1, long a2);

@@ -1,13 +1,13 @@
 /*
- * The x86-64 half of the descriptor tables (kernel/cpu_tables.c has the order of loading):
+ * The x86-64 half of the descriptor tables (kernel/cpu/cpu_tables.c has the order of loading):
  * 64-bit code segments, 16-byte gates, the 64-bit TSS, and the GS bases the stubs swap.
  *
  * No IST stacks: every trap runs on rsp0 (the entry stack) from ring 3 or on the current stack
  * in ring 0, and a double fault in the kernel is a panic (or a triple fault) either way.
  */
+#include "kernel/cpu/cpu_tables.h"
 #include "arch/x86/sysregs.h"
-#include "kernel/cpu_tables.h"
-#include "kernel/descriptor.h"
+#include "kernel/cpu/descriptor.h"
 
 #define SEG_FLAGS_CODE64 0xa /* 4 KiB granularity, L: 64-bit code */
 #define SEG_FLAGS_DATA 0xc   /* 4 KiB granularity, 32-bit (ignored in long mode) */

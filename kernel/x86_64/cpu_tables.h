@@ -1,6 +1,6 @@
 /*
- * x86-64 descriptor tables (kernel/cpu_tables.h has the design) in long mode's formats.
- * Include kernel/cpu_tables.h.
+ * x86-64 descriptor tables (kernel/cpu/cpu_tables.h has the design) in long mode's formats.
+ * Include kernel/cpu/cpu_tables.h.
  *
  * 64-bit gates are 16 bytes, so a full IDT would fill the page alone: the IDT ends at the
  * system-call vector (its limit says so; a vector past it is a #GP, and no interrupt is ever
@@ -11,9 +11,9 @@
 
 #include <stdint.h>
 
+#include "kernel/cpu/trap.h"
 #include "kernel/layout.h"
-#include "kernel/smp_limits.h"
-#include "kernel/trap.h"
+#include "kernel/smp/smp_limits.h"
 
 #define IDT_ENTRIES (T_SYSCALL + 1)
 #define GDT_ENTRIES 7 /* null, kernel code, kernel data, user data, user code, TSS (2) */
@@ -37,7 +37,7 @@ typedef struct {
 
 typedef struct tss64 cpu_tss_t;
 
-/* An application processor's own GDT and TSS (kernel/smp.h), after the boot CPU's. */
+/* An application processor's own GDT and TSS (kernel/smp/smp.h), after the boot CPU's. */
 struct cpu_gdt_tss {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss64 tss;

@@ -20,7 +20,7 @@
 #define DIRECT_MAP 0xffff800000000000ull
 #define DIRECT_MAP_LIMIT 0x1000000000
 #define DIRECT_MAP_SPAN DIRECT_MAP_LIMIT
-/* The kernel reaches its own frames through the direct map too (paging_check.c, frames.c):
+/* The kernel reaches its own frames through the direct map too (selftest_paging.c, frames.c):
  * it must end below the direct map's end. Its kslide note tells kslide-pack. */
 #define KERNEL_PHYS_LIMIT DIRECT_MAP_LIMIT
 /* The virtual range the image may take (its kslide note): a PIE anywhere in the upper half
@@ -35,7 +35,7 @@
 #define KERNEL_VIRT_END FIXED_AREA
 #define VIRT_FOLLOWS_PHYS 0
 
-/* The entry area (kernel/entry_area.h) lies somewhere in FIXED_AREA, at a page drawn at
+/* The entry area (kernel/secrecy/entry_area.h) lies somewhere in FIXED_AREA, at a page drawn at
  * every boot; the last page stays unmapped. */
 #define ENTRY_WINDOW_START FIXED_AREA
 #define ENTRY_WINDOW_END 0xfffffffffffff000

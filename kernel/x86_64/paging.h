@@ -1,4 +1,4 @@
-/* The x86-64 kernel's page tables (paging.c); kernel/walk.h reads whatever tables are live. */
+/* The x86-64 kernel's page tables (paging.c); kernel/mm/walk.h reads whatever tables are live. */
 #ifndef KSLIDE_KERNEL_X86_64_PAGING_H
 #define KSLIDE_KERNEL_X86_64_PAGING_H
 

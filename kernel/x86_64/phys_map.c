@@ -1,6 +1,6 @@
-/* The x86-64 half of kernel/phys_map.h: the direct map reaches all RAM up to DIRECT_MAP_LIMIT
+/* The x86-64 half of kernel/mm/phys_map.h: the direct map reaches all RAM up to DIRECT_MAP_LIMIT
  * (kernel/x86_64/paging.c), so there is no window; what lies beyond is not reached. */
-#include "kernel/phys_map.h"
+#include "kernel/mm/phys_map.h"
 
 void phys_map_init(void)
 {

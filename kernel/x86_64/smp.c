@@ -1,12 +1,12 @@
-/* The x86-64 half of kernel/smp.h: the local APIC in the direct map, and the trampoline's
+/* The x86-64 half of kernel/smp/smp.h: the local APIC in the direct map, and the trampoline's
  * temporary root. */
+#include "kernel/smp/smp.h"
 #include "arch/x86/sysregs.h"
-#include "kernel/cpu_tables.h"
+#include "kernel/cpu/cpu_tables.h"
 #include "kernel/memory.h"
-#include "kernel/oops.h"
-#include "kernel/smp.h"
-#include "kernel/space.h"
-#include "kernel/trampoline.h"
+#include "kernel/mm/space.h"
+#include "kernel/secrecy/oops.h"
+#include "kernel/smp/trampoline.h"
 #include "kernel/x86_64/paging.h"
 #include "lib/errors.h"
 #include "lib/string.h"

@@ -1,5 +1,5 @@
 /*
- * x86-64 page tables for user spaces and the entry area (kernel/space.c has the rest).
+ * x86-64 page tables for user spaces and the entry area (kernel/mm/space.c has the rest).
  *
  *                        kernel root                      ring-3 root
  *   0x0000000000400000   user window (U, RW)              the same PDPT -> PD -> PT
@@ -12,15 +12,15 @@
  * The kernel root copies the kernel's upper-half entries (256..511) without the user bit; the
  * kernel adds no upper-half PML4 entry after arch_cpu_init, so the copy stays complete. The
  * ring-3 root's one upper-half entry leads to tables built for the entry area alone, from
- * kernel/frames.h, shared by every space.
+ * kernel/mm/frames.h, shared by every space.
  */
+#include "kernel/mm/space.h"
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
-#include "kernel/entry_area.h"
-#include "kernel/frames.h"
 #include "kernel/memory.h"
-#include "kernel/oops.h"
-#include "kernel/space.h"
+#include "kernel/mm/frames.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/secrecy/oops.h"
 #include "kernel/x86_64/paging.h"
 #include "lib/errors.h"
 

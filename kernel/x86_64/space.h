@@ -1,4 +1,4 @@
-/* The page tables of an x86-64 user space (kernel/x86_64/space.c). Include kernel/space.h. */
+/* The page tables of an x86-64 user space (kernel/x86_64/space.c). Include kernel/mm/space.h. */
 #ifndef KSLIDE_KERNEL_X86_64_SPACE_H
 #define KSLIDE_KERNEL_X86_64_SPACE_H
 

@@ -1,11 +1,11 @@
 /*
- * The x86-64 AP trampoline (kernel/trampoline.h): real mode, protected mode, then long mode on
+ * The x86-64 AP trampoline (kernel/smp/trampoline.h): real mode, protected mode, then long mode on
  * the temporary root the boot CPU built below 4 GiB (the trampoline one to one and the
  * kernel's upper half), then the kernel's entry(cpu) on its stack; entry moves to the
  * kernel's own root. Copied below 1 MiB; refers to nothing outside its page.
  */
 #include "kernel/layout.h"
-#include "kernel/trampoline.h"
+#include "kernel/smp/trampoline.h"
 
 #define TD(field) (trampoline_data - trampoline_start + field)
 #define CR0_PG 0x80000000

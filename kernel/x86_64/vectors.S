@@ -18,8 +18,8 @@
  *
  * RIP-relative addressing only, so the same code serves the kernel-model and the PIE build.
  */
-#include "kernel/entry_area.h"
-#include "kernel/frame_move.h"
+#include "kernel/secrecy/entry_area.h"
+#include "kernel/cpu/frame_move.h"
 
 #define ENTRY_FRAME_WORDS 7 /* RIP, CS, RFLAGS, RSP, SS and the stub's error code, vector */
 #define OFFSET_OF_CS 24 /* in the entry frame */

@@ -1,11 +1,11 @@
 /*
- * x86-64 half of kernel/wakeup.h: wake_save, and wake_entry, where the trampoline lands on
+ * x86-64 half of kernel/acpi/wakeup.h: wake_save, and wake_entry, where the trampoline lands on
  * waking (long mode, the trampoline's root, wake_stack). RIP-relative only (kernel model and
  * PIE alike).
  */
 #include "kernel/layout.h"
-#include "kernel/trampoline.h"
-#include "kernel/wakeup.h"
+#include "kernel/smp/trampoline.h"
+#include "kernel/acpi/wakeup.h"
 
 	.text
 	.globl wake_save, wake_entry

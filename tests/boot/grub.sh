@@ -11,15 +11,6 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=$1 boots=${2:-3}
 
-if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
-	work=$2 n=$3
-	line=$(sed -n "${n}p" "$work/cases")
-	eval "set -- ${line#*	}"
-	"$here/qemu-boot.sh" "$@" >"$work/out.$n" 2>"$work/err.$n"
-	echo $? >"$work/status.$n"
-	exit 0
-fi
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-grub.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -60,18 +51,15 @@ UEFI="-D -U -t 90 -e map=efi -e '^# efi: 64-bit firmware, system table at 0x[0-9
 } >"$work/cases"
 
 count=$(wc -l <"$work/cases")
-seq 1 "$count" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$0" --one "$work" {}
+"$here/parallel.sh" "$work"
 
 failed=0
 for n in $(seq 1 "$count"); do
 	name=$(sed -n "${n}p" "$work/cases" | cut -f1)
 	if [ "$(cat "$work/status.$n")" = 0 ]; then
-		echo "ok $n - $name: $(tail -n 1 "$work/out.$n")"
 		printf '%s\t%s\n' "$name" "$(sed -n 's/.* base=\([^ ]*\) phys=\([^ ]*\).*/\1 \2/p' "$work/out.$n")" \
 			>>"$work/bases"
 	else
-		echo "not ok $n - $name"
-		sed 's/^/#  /' "$work/err.$n"
 		failed=$((failed + 1))
 	fi
 done

@@ -13,7 +13,7 @@
 #   - the %p hashes it sees are equal for equal pointers, new at every boot, and no address;
 # and of the privileged reader that its raw kallsyms are nm's addresses plus the slide. With
 # UMIP on and off the views may differ only where the five instructions are concerned.
-# The entry area (kernel/entry_area.h) moves at every boot: it must lie in its window, clear
+# The entry area (kernel/secrecy/entry_area.h) moves at every boot: it must lie in its window, clear
 # of the image, at distinct addresses across the boots, and the stubs' template in the ELF
 # must hold no relocation (so no copy of it can hold an image address). Addresses inside
 # it are written entry+OFFSET in the views before they are compared: SIDT shows it without
@@ -43,7 +43,7 @@ elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
 window_start=0xffc00000 window_end=0xfffff000 # kernel/i386/layout.h ENTRY_WINDOW_*
 # At 1G QEMU's ACPI tables lie above the i386 kernel's 896 MiB direct map: the APs are found
-# through its physical-memory window (kernel/phys_map.c).
+# through its physical-memory window (kernel/mm/phys_map.c).
 mem=1G
 if [ "$arch" = x86_64 ]; then
 	cpus="max qemu64"

@@ -1,26 +1,12 @@
 #!/bin/sh
-# Run files of boot cases (see i386-cases.sh; arguments are shell words, quoted as needed) in parallel: one TAP-style line per case, then
-# "boot: N passed, M failed". With -z every case that boots a reference image
-# (BUILD_DIR/ARCH/kernel[-pie][-4k|-high].img) runs twice more, named "zstd: ..." and
-# "lz4: ...", on the image's compressed copies (mk/compress.mk): the same expectations hold.
+# Run files of boot cases (see i386-cases.sh; arguments are shell words, quoted as needed)
+# through tests/boot/parallel.sh: one TAP-style line per case, then "boot: N passed, M
+# failed". With -z every case that boots a reference image (BUILD_DIR/ARCH/kernel[-pie]
+# [-4k|-high].img) runs twice more, named "zstd: ..." and "lz4: ...", on the image's
+# compressed copies (mk/compress.mk): the same expectations hold.
 # usage: matrix.sh [-z] BUILD_DIR CASES_FILE...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-
-if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
-	work=$2 n=$3
-	line=$(sed -n "${n}p" "$work/cases")
-	name=${line%%	*}
-	args=${line#*	}
-	# Arguments are shell words: quoted ones may hold spaces or patterns.
-	eval "set -- $args"
-	if out=$("$here/qemu-boot.sh" "$@" 2>"$work/err.$n"); then
-		echo "ok $n - $name: $(echo "$out" | tail -n 1)" >"$work/result.$n"
-	else
-		{ echo "not ok $n - $name"; sed 's/^/#  /' "$work/err.$n"; } >"$work/result.$n"
-	fi
-	exit 0
-fi
 
 compressed=""
 [ "${1:-}" = -z ] && { compressed="zstd lz4"; shift; }
@@ -61,16 +47,4 @@ for codec in $compressed; do
 	sed -E -n "s#$ref#$codec: \1	\2-$codec.img\6#p" "$work/cases.plain"
 done | cat "$work/cases.plain" - >"$work/cases"
 
-count=$(wc -l <"$work/cases")
-seq 1 "$count" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$0" --one "$work" {}
-passed=0 failed=0
-for n in $(seq 1 "$count"); do
-	cat "$work/result.$n"
-	if head -n 1 "$work/result.$n" | grep -q '^ok '; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-done
-echo "boot: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+"$here/parallel.sh" -s boot "$work"

@@ -22,7 +22,7 @@ for kernel in i386/kernel x86_64/kernel x86_64/kernel-pie; do
 done
 # From 896 MiB of RAM on, SeaBIOS puts the ACPI tables (at the top of RAM below 4 GiB) above
 # the i386 kernel's lowmem, which it reaches through its physical-memory window
-# (kernel/phys_map.h): at -m 1G and 3G the MADT must be found there (its address, printed by
+# (kernel/mm/phys_map.h): at -m 1G and 3G the MADT must be found there (its address, printed by
 # the suite, at or above 0x38000000) and every AP started. x86-64 reaches all RAM through its
 # direct map, with tables below 4 GiB and RAM above it at -m 6G.
 ABOVE_LOWMEM='0x(3[89a-f]|[4-9a-f][0-9a-f])[0-9a-f]{6} '

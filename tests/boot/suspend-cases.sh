@@ -31,7 +31,7 @@ done
 printf 'x86_64/kernel-pie -M q35 -smp 4 selftest=suspend\t-a x86_64 -M q35 -g ICH9-LPC.disable_s3=0 -c max -S 4 -t 90 -W 3 -A selftest=suspend -e "^kslide-selftest: 5 passed, 0 failed" -e "%s" %s\n' \
 	"$WOKE" "$B/x86_64/kernel-pie.img"
 # At -m 1G the FADT, FACS and DSDT lie above the i386 kernel's lowmem, in its physical-memory
-# window (kernel/phys_map.h), where the FACS's waking vector is written before every sleep:
+# window (kernel/mm/phys_map.h), where the FACS's waking vector is written before every sleep:
 # the suite prints their addresses, each at or above 0x38000000.
 ABOVE_LOWMEM='0x(3[89a-f]|[4-9a-f][0-9a-f])[0-9a-f]{6} '
 for machine in pc:PIIX4_PM q35:ICH9-LPC; do

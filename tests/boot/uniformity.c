@@ -37,7 +37,7 @@
 #include "tools/stat/stats.h"
 
 #define BINS 4 /* per axis of the independence table: 16 cells, >= 5 expected each at n >= 80 */
-#define ENTRY_ALIGN 0x1000 /* the entry area is placed at a page (kernel/entry_area.h) */
+#define ENTRY_ALIGN 0x1000 /* the entry area is placed at a page (kernel/secrecy/entry_area.h) */
 #define LINE_BYTES  65536  /* a memory map line of 64 spans fits many times over */
 #define DRAWS_MAX   3      /* physical, virtual, entry area */
 #define SIM_SEED 18 /* fixed, so that the simulated rates are reproducible */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Boot an image N times in parallel and judge the spread of its bases with the uniformity
+# Boot an image N times in parallel (tests/boot/parallel.sh) and judge the spread of its bases with the uniformity
 # checker, over the slots the checker recounts from the image header and the memory map each
 # boot's kernel prints (not the stub's own slots=, which must agree). For an image with a
 # virtual window (x86-64) the virtual bases are judged too, and the independence of the two.
@@ -17,10 +17,19 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-bases.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-if ! seq 1 "$n" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} "$here/qemu-boot.sh" "$@" \
-	-l "$work/boot.{}" "$image" >/dev/null 2>"$work/errors"; then
-	echo "uniformity: $(grep -c '^qemu-boot: FAIL' "$work/errors") of $n boots failed; the first:"
-	head -n 20 "$work/errors"
+# The boots through tests/boot/parallel.sh: the options as shell words, each quoted.
+args=""
+for a in "$@"; do
+	args="$args '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
+done
+for i in $(seq 1 "$n"); do
+	printf 'boot %s\t-l %s%s %s\n' "$i" "$work/boot.$i" "$args" "$image"
+done >"$work/cases"
+if ! "$here/parallel.sh" -q "$work"; then
+	failures=$(grep -Lx 0 "$work"/status.* | wc -l)
+	first=$(grep -Lx 0 "$work"/status.* | sed -n '1s/.*status\.//p')
+	echo "uniformity: $failures of $n boots failed; the first (boot $first):"
+	head -n 20 "$work/err.$first"
 	exit 1
 fi
 # Each boot's kslide line, with the entry area the kernel reported appended, and its map.

@@ -11,15 +11,6 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
-	work=$2 n=$3
-	line=$(sed -n "${n}p" "$work/cases")
-	eval "set -- ${line#*	}"
-	nice "$here/../boot/qemu-boot.sh" "$@" >"$work/out.$n" 2>"$work/err.$n"
-	echo $? >"$work/status.$n"
-	exit 0
-fi
-
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
 for f in 686.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
@@ -60,19 +51,4 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 		"$L/cloud-amd64-none.img"
 } >"$work/cases"
 
-count=$(wc -l <"$work/cases")
-seq 1 "$count" | xargs -P 2 -I{} "$0" --one "$work" {}
-
-failed=0
-for n in $(seq 1 "$count"); do
-	name=$(sed -n "${n}p" "$work/cases" | cut -f1)
-	if [ "$(cat "$work/status.$n")" = 0 ]; then
-		echo "ok $n - $name: $(tail -n 1 "$work/out.$n")"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $name"
-		sed 's/^/  /' "$work/err.$n" | tail -n 30
-	fi
-done
-echo "boot-linux: $((count - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+"$here/../boot/parallel.sh" -j 2 -n -s boot-linux "$work"

@@ -1,4 +1,4 @@
-/* Unit tests for kernel/acpi_aml.c: SLP_TYP values of \_Sn from AML bytes, as firmware writes
+/* Unit tests for kernel/acpi/acpi_aml.c: SLP_TYP values of \_Sn from AML bytes, as firmware writes
  * them, and everything else left alone. The byte strings are AML as ACPI 6.5, chapter 20,
  * encodes it: NameOp 0x08, NameString, PackageOp 0x12, PkgLength, NumElements, elements. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/acpi_aml.h"
+#include "kernel/acpi/acpi_aml.h"
 
 #define S3 3
 

@@ -1,6 +1,6 @@
-/* Unit tests for the kernel's secrecy policy, which is plain C: kernel/kptr.c (what %p, %pK
- * and %px show), kernel/sysctl.c (who may change what), kernel/syslog.c (the ring), and
- * kernel/seed_random.c (the generator that places the entry area). */
+/* Unit tests for the kernel's secrecy policy, which is plain C: kernel/secrecy/kptr.c (what %p, %pK
+ * and %px show), kernel/secrecy/sysctl.c (who may change what), kernel/secrecy/syslog.c (the ring),
+ * and kernel/secrecy/seed_random.c (the generator that places the entry area). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,10 +9,10 @@
 
 #include <cmocka.h>
 
-#include "kernel/kptr.h"
-#include "kernel/seed_random.h"
-#include "kernel/sysctl.h"
-#include "kernel/syslog.h"
+#include "kernel/secrecy/kptr.h"
+#include "kernel/secrecy/seed_random.h"
+#include "kernel/secrecy/sysctl.h"
+#include "kernel/secrecy/syslog.h"
 #include "lib/siphash.h"
 
 static const struct cred nobody = { 0 }, syslog_reader = { CAP_SYSLOG },

@@ -1,0 +1,44 @@
+/*
+ * Where every trap lands, on both arches: system calls go to syscall_dispatch, faults in ring 3
+ * to proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a
+ * page fault at the one store try_write32 expects may fault, and an NMI, which only ever
+ * wakes a CPU halted for kernel/smp/smp_call.c and has nothing else to do.
+ */
+#include "kernel/cpu/trap.h"
+#include "arch/x86/sysregs.h"
+#include "kernel/arch.h"
+#include "kernel/proc/proc.h"
+#include "kernel/proc/syscall.h"
+#include "kernel/secrecy/oops.h"
+
+static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
+{
+	if (tf->trapno == T_PAGE_FAULT)
+		return arch_is_kernel_address(addr) ? FAULT_KERNEL_ADDRESS : FAULT_USER_ADDRESS;
+	if (tf->trapno == T_GENERAL_PROTECTION)
+		return FAULT_PROTECTION;
+	return FAULT_OTHER;
+}
+
+void trap(struct trapframe *tf)
+{
+	if (tf->trapno == T_NMI)
+		return;
+	bool kernel = !trapframe_from_user(tf);
+	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_write32_store) {
+		tf->ip = (uintptr_t)try_write32_fixup;
+		return;
+	}
+	if (kernel)
+		panic("trap %llu in the kernel at ip 0x%llx, error 0x%llx, cr2 0x%llx",
+		      (unsigned long long)tf->trapno, (unsigned long long)tf->ip,
+		      (unsigned long long)tf->err, (unsigned long long)read_cr2());
+	if (tf->trapno == T_SYSCALL) {
+		uintptr_t args[3];
+		trapframe_syscall_args(tf, args);
+		tf->ax = (uintptr_t)syscall_dispatch((unsigned)tf->ax, args[0], args[1], args[2]);
+		return;
+	}
+	uintptr_t addr = tf->trapno == T_PAGE_FAULT ? read_cr2() : 0;
+	proc_user_fault(classify(tf, addr), addr, tf->ip);
+}

@@ -71,15 +71,13 @@ static const char *progname = "kslide-pack";
 
 /* --handoff NAME: how the stub enters the kernel (boot/handoff_*.c). */
 static const struct {
-	const char *name;
 	uint32_t id;
+	const char *name;
 	const char *what;
 } handoffs[] = {
-	{ "kslide", KSLIDE_HANDOFF_KSLIDE, "kslide's boot info (include/kslide/bootinfo.h)" },
-	{ "multiboot", KSLIDE_HANDOFF_MULTIBOOT,
-	  "the loader's own Multiboot info (include/kslide/multiboot.h)" },
-	{ "linux", KSLIDE_HANDOFF_LINUX,
-	  "Linux's boot protocol, a zero page around a bzImage's setup header" },
+#define HANDOFF_ENTRY(id, name, what) { id, name, what },
+	KSLIDE_HANDOFF_LIST(HANDOFF_ENTRY)
+#undef HANDOFF_ENTRY
 };
 #define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
 
@@ -318,7 +316,7 @@ static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
 			opt->max = LINUX_I386_IMAGE_SIZE;
 		return;
 	}
-	if (!ch->given.max && h && !(h->xloadflags & BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G))
+	if (!ch->given.max && h && !(h->xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G))
 		opt->max = BELOW_4G;
 	if (!ch->given.virt_align)
 		opt->virt_align = opt->align;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "include/protocol/multiboot1.h"
+#include "include/protocol/multiboot2.h"
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/reloc.h"
@@ -15,18 +17,6 @@
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 
-#define MULTIBOOT1_MAGIC 0x1BADB002u
-#define MULTIBOOT1_SEARCH 8192 /* the header must lie in the first 8 KiB (spec 3.1) */
-#define MB1_HEADER_ADDR 3
-#define MB1_LOAD_ADDR 4
-#define MB1_LOAD_END 5
-#define MB1_BSS_END 6
-#define MULTIBOOT2_MAGIC 0xE85250D6u
-#define MULTIBOOT2_SEARCH 32768 /* 8-byte aligned in the first 32 KiB (Multiboot2 spec 3.1.1) */
-#define MB2_TAG_ADDRESS 2
-#define MB2_ADDR_LOAD_ADDR 12 /* byte offsets in the address tag */
-#define MB2_ADDR_LOAD_END 16
-#define MB2_ADDR_BSS_END 20
 #define PAYLOAD_ALIGN 16
 
 static uint32_t get32(const uint8_t *p)
@@ -143,9 +133,9 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 
 static long find_multiboot1(const uint8_t *stub, size_t size)
 {
-	for (size_t off = 0; off + 32 <= size && off < MULTIBOOT1_SEARCH; off += 4) {
+	for (size_t off = 0; off + 32 <= size && off < MB1_SEARCH; off += 4) {
 		const uint8_t *h = stub + off;
-		if (get32(h) == MULTIBOOT1_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) == 0)
+		if (get32(h) == MB1_HEADER_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) == 0)
 			return (long)off;
 	}
 	return -1;
@@ -155,15 +145,15 @@ static long find_multiboot1(const uint8_t *stub, size_t size)
  * own, so a header without one is not an error here). */
 static long find_multiboot2_address(const uint8_t *stub, size_t size)
 {
-	for (size_t off = 0; off + 16 <= size && off < MULTIBOOT2_SEARCH; off += 8) {
+	for (size_t off = 0; off + 16 <= size && off < MB2_SEARCH; off += 8) {
 		const uint8_t *h = stub + off;
 		uint32_t length = get32(h + 8);
-		if (get32(h) != MULTIBOOT2_MAGIC || get32(h) + get32(h + 4) + length + get32(h + 12))
+		if (get32(h) != MB2_HEADER_MAGIC || get32(h) + get32(h + 4) + length + get32(h + 12))
 			continue;
 		for (size_t t = off + 16; t + 8 <= off + length && t + 8 <= size;) {
 			uint16_t type = (uint16_t)(stub[t] | stub[t + 1] << 8);
 			uint32_t tag_size = get32(stub + t + 4);
-			if (type == MB2_TAG_ADDRESS && tag_size >= 24 && t + 24 <= size)
+			if (type == MB2_HEADER_TAG_ADDRESS && tag_size >= MB2_ADDRESS_SIZE && t + MB2_ADDRESS_SIZE <= size)
 				return (long)t;
 			if (type == 0 || tag_size < 8)
 				break;
@@ -235,7 +225,7 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 		return pack_fail(err, err_cap, "internal error: the embedded stub has no headers");
 	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put
 	 * the payload on top of the stub's own variables. */
-	uint32_t declared = get32(stub + mb + 4 * MB1_LOAD_END) - get32(stub + mb + 4 * MB1_LOAD_ADDR);
+	uint32_t declared = get32(stub + mb + MB1_HEADER_LOAD_END) - get32(stub + mb + MB1_HEADER_LOAD_ADDR);
 	if (declared != stub_size)
 		return pack_fail(err, err_cap,
 				 "internal error: the embedded stub is %zu bytes but declares %u",
@@ -298,15 +288,15 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	size_t total = l.total;
 
 	uint8_t *mbh = img + mb;
-	uint32_t load_addr = get32(mbh + 4 * MB1_LOAD_ADDR);
-	put32(mbh + 4 * MB1_LOAD_END, load_addr + (uint32_t)total);
-	put32(mbh + 4 * MB1_BSS_END, load_addr + (uint32_t)total);
+	uint32_t load_addr = get32(mbh + MB1_HEADER_LOAD_ADDR);
+	put32(mbh + MB1_HEADER_LOAD_END, load_addr + (uint32_t)total);
+	put32(mbh + MB1_HEADER_BSS_END, load_addr + (uint32_t)total);
 	long mb2 = find_multiboot2_address(img, stub_size);
 	if (mb2 >= 0) {
 		uint8_t *tag = img + mb2;
-		load_addr = get32(tag + MB2_ADDR_LOAD_ADDR);
-		put32(tag + MB2_ADDR_LOAD_END, load_addr + (uint32_t)total);
-		put32(tag + MB2_ADDR_BSS_END, load_addr + (uint32_t)total);
+		load_addr = get32(tag + MB2_ADDRESS_LOAD_ADDR);
+		put32(tag + MB2_ADDRESS_LOAD_END, load_addr + (uint32_t)total);
+		put32(tag + MB2_ADDRESS_BSS_END, load_addr + (uint32_t)total);
 	}
 
 	if (opt->multiboot &&

@@ -11,13 +11,13 @@
 #include <stdint.h>
 
 #include "include/kslide/image.h"
-
-#define MB1_VIDEO_FIELDS 4 /* mode_type, width, height, depth */
+#include "include/protocol/multiboot1.h"
+#include "include/protocol/multiboot2.h"
 
 struct multiboot_requests {
 	bool mb1; /* the kernel has a Multiboot 1 header */
 	uint32_t mb1_flags;
-	uint32_t mb1_video[MB1_VIDEO_FIELDS]; /* when mb1_flags has the video bit */
+	uint32_t mb1_video[MB1_HEADER_VIDEO_FIELDS]; /* when mb1_flags has the video bit */
 
 	bool mb2; /* the kernel has a Multiboot 2 header */
 	/* Its tags that the image's header repeats, each padded to 8 bytes. */

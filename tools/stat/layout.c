@@ -4,18 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "include/protocol/multiboot1.h"
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "tools/stat/layout.h"
 
 #define IMAGE_MAX_BYTES (256u << 20) /* far above any reference or example image */
 
-/* Multiboot (v1) header, the a.out kludge fields the stub's carries (boot/x86/
- * multiboot1_header.S): within the file's first 8 KiB, 4-byte aligned. */
-#define MULTIBOOT_MAGIC	       0x1BADB002u
-#define MULTIBOOT_SEARCH_BYTES 8192u
-#define MULTIBOOT_AOUT_KLUDGE  (1u << 16)
-#define MULTIBOOT_LOAD_ADDR    16 /* offset of load_addr in the header */
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -25,12 +20,13 @@ static uint32_t le32(const uint8_t *p)
 /* The image's load address by its Multiboot header; -1 without one. */
 static int64_t multiboot_load_addr(const uint8_t *buf, size_t n)
 {
-	for (size_t off = 0; off + MULTIBOOT_LOAD_ADDR + 4 <= n && off < MULTIBOOT_SEARCH_BYTES;
-	     off += 4) {
-		uint32_t magic = le32(buf + off), flags = le32(buf + off + 4);
-		if (magic == MULTIBOOT_MAGIC && magic + flags + le32(buf + off + 8) == 0)
-			return flags & MULTIBOOT_AOUT_KLUDGE
-				       ? (int64_t)le32(buf + off + MULTIBOOT_LOAD_ADDR)
+	for (size_t off = 0; off + MB1_HEADER_LOAD_ADDR + 4 <= n && off < MB1_SEARCH;
+	     off += MB1_HEADER_ALIGN) {
+		uint32_t magic = le32(buf + off), flags = le32(buf + off + MB1_HEADER_FLAGS);
+		if (magic == MB1_HEADER_MAGIC &&
+		    magic + flags + le32(buf + off + MB1_HEADER_CHECKSUM) == 0)
+			return flags & MB1_AOUT_KLUDGE
+				       ? (int64_t)le32(buf + off + MB1_HEADER_LOAD_ADDR)
 				       : -1;
 	}
 	return -1;

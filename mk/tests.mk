@@ -28,9 +28,12 @@ $(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi_aml.o
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
-$(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o
+# The recount finds the image's load address by its container's reader (tools/pack/).
+STAT_CONTAINER_OBJS := $(addprefix $(BUILD)/host/tools/pack/, containers.o container_multiboot.o \
+	multiboot_header.o fail.o)
+$(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
-	$(BUILD)/host/tools/stat/layout.o
+	$(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 
 .PHONY: unit
 unit: $(UNIT_BINS)
@@ -206,5 +209,6 @@ CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
 # The packer's early relocations (tools/pack/early_relocs.c): libzstd makes the frames they
 # are classified against, lib/'s decoder watched by the packer's own build decodes them.
 $(BUILD)/host/tests/test_early_relocs: $(addprefix $(BUILD)/host/tools/pack/, early_relocs.o \
-	zstd_observed.o image_writer.o multiboot_header.o compress.o fail.o)
+	zstd_observed.o image_writer.o containers.o container_multiboot.o multiboot_header.o \
+	compress.o fail.o)
 $(BUILD)/host/tests/test_early_relocs: HOST_TEST_LIBS += -lzstd -llz4

@@ -1,6 +1,6 @@
 /*
  * kslide-pack: turn a relocatable ELF kernel, or a Linux bzImage, into a self-randomizing
- * Multiboot image.
+ * image in a container a boot loader reads (--format; a Multiboot image by default).
  * See docs/kslide-pack.1 (usage) and docs/format.md (what it writes).
  */
 #include <elf.h>
@@ -18,6 +18,7 @@
 #include "tools/pack/base_window.h"
 #include "tools/pack/files.h"
 #include "tools/pack/compress.h"
+#include "tools/pack/container.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
@@ -81,19 +82,17 @@ static const struct {
 };
 #define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
 
-/* Where the boot loader puts the packed image (both stubs are linked there). */
-#define IMAGE_LOAD_ADDRESS 0x100000ull
-
 static void usage(FILE *to)
 {
 	fprintf(to,
 		"Usage: %s [options] -o OUT IN\n"
-		"Turn a relocatable kernel into a Multiboot image that loads it at a random base on\n"
-		"every boot. IN is an ELF (i386 or x86-64 linked with --emit-relocs, an x86-64\n"
-		"static PIE, or Linux's vmlinux) or a Linux bzImage (/boot/vmlinuz-*: boot protocol\n"
-		"2.08 or later, relocatable; its payload is decompressed and its relocation lists\n"
-		"read, and its setup header chooses Linux's windows as the defaults). On x86-64 the\n"
-		"virtual base is drawn independently of the physical one.\n"
+		"Turn a relocatable kernel into a boot image (Multiboot unless --format says\n"
+		"otherwise) that loads it at a random base on every boot. IN is an ELF (i386 or\n"
+		"x86-64 linked with --emit-relocs, an x86-64 static PIE, or Linux's vmlinux) or a\n"
+		"Linux bzImage (/boot/vmlinuz-*: boot protocol 2.08 or later, relocatable; its\n"
+		"payload is decompressed and its relocation lists read, and its setup header\n"
+		"chooses Linux's windows as the defaults). On x86-64 the virtual base is drawn\n"
+		"independently of the physical one.\n"
 		"\n"
 		"  -o, --output FILE       write the image here (atomically; a regular file), or to\n"
 		"                          standard output for -\n"
@@ -118,6 +117,11 @@ static void usage(FILE *to)
 		progname);
 	for (size_t i = 0; i < HANDOFF_COUNT; i++)
 		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
+	fprintf(to, "      --format NAME       the container a boot loader reads (default %s):\n",
+		container_default()->name);
+	for (size_t i = 0; container_at(i); i++)
+		fprintf(to, "                            %-10s %s\n", container_at(i)->name,
+			container_at(i)->what);
 	fprintf(to,
 		"      --compress CODEC    how the payload is stored: zstd (level 22, long-distance\n"
 		"                          matching, window <= 128M), lz4 (LZ4HC 12, linked 4M\n"
@@ -501,18 +505,18 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
  * The way out depends on the kernel: any image may shrink below it by compression or do
  * without nokaslr; only a kernel of the user's own can be linked higher (a bzImage cannot).
  */
-static void warn_link_inside_image(const char *in, const struct kernel_elf *k, size_t image_size,
-				   uint32_t codec, bool is_linux)
+static void warn_link_inside_image(const char *in, const struct kernel_elf *k,
+				   const struct packed_image *img, uint32_t codec, bool is_linux)
 {
-	uint64_t image_end = IMAGE_LOAD_ADDRESS + image_size;
-	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= IMAGE_LOAD_ADDRESS)
+	uint64_t image_end = img->load_address + img->size;
+	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= img->load_address)
 		return;
 	fprintf(stderr,
 		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
 		"[0x%llx, 0x%llx): nokaslr, and the fallback when no slot is free, cannot boot it "
 		"(the stub refuses them); boot it without nokaslr%s",
 		progname, in, (unsigned long long)k->link_phys,
-		(unsigned long long)IMAGE_LOAD_ADDRESS, (unsigned long long)image_end,
+		(unsigned long long)img->load_address, (unsigned long long)image_end,
 		codec == KSLIDE_CODEC_NONE ? ", or pack it compressed (--compress zstd) so that "
 					     "the image may end below that address" : "");
 	if (!is_linux)
@@ -607,7 +611,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (!rc && pack_write_output(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
-		warn_link_inside_image(in, &k, img.size, opt->codec, is_linux);
+		warn_link_inside_image(in, &k, &img, opt->codec, is_linux);
 	if (!rc && ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
 	    img.payload_stored_size >= k.file_size)
 		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
@@ -629,7 +633,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 int main(int argc, char **argv)
 {
 	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS };
+	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
@@ -641,6 +645,7 @@ int main(int argc, char **argv)
 		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
 		{ "handoff", required_argument, 0, OPT_HANDOFF },
 		{ "compress", required_argument, 0, OPT_COMPRESS },
+		{ "format", required_argument, 0, OPT_FORMAT },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
@@ -651,9 +656,9 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int c, index;
 	/* An option given twice keeps its last value: the first is named, not dropped unsaid. */
-	bool seen[OPT_COMPRESS + 1] = { false };
+	bool seen[OPT_FORMAT + 1] = { false };
 	while ((c = getopt_long(argc, argv, "o:vhV", longopts, &index)) != -1) {
-		if (c >= 0 && c <= OPT_COMPRESS && optarg) {
+		if (c >= 0 && c <= OPT_FORMAT && optarg) {
 			if (seen[c])
 				fprintf(stderr, "%s: warning: %s%s given more than once: the last, "
 						"'%s', is used\n",
@@ -690,6 +695,12 @@ int main(int argc, char **argv)
 			if (parse_handoff(optarg, &opt.handoff))
 				return 1;
 			ch.handoff_given = true;
+			break;
+		case OPT_FORMAT:
+			opt.container = container_find(optarg);
+			if (!opt.container)
+				return error(NULL, "unknown container '%s' for --format (known: %s)",
+					     optarg, container_names());
 			break;
 		case OPT_COMPRESS:
 			if (pack_codec_parse(optarg, &ch.codec))

@@ -48,18 +48,19 @@ static size_t padded(size_t size)
 	return (size + MB2_HEADER_ALIGN - 1) & ~(size_t)(MB2_HEADER_ALIGN - 1);
 }
 
-/* Offset of a Multiboot 1 header (magic, flags, checksum summing to 0), or -1. */
-static long find_mb1(const uint8_t *f, size_t len)
+long multiboot1_header_find(const uint8_t *f, size_t len)
 {
-	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH; off += MB1_HEADER_ALIGN)
-		if (get32(f + off) == MB1_HEADER_MAGIC &&
-		    get32(f + off) + get32(f + off + MB1_HEADER_FLAGS) + get32(f + off + MB1_HEADER_CHECKSUM) == 0)
+	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH;
+	     off += MB1_HEADER_ALIGN) {
+		const uint8_t *h = f + off;
+		if (get32(h) == MB1_HEADER_MAGIC &&
+		    get32(h) + get32(h + MB1_HEADER_FLAGS) + get32(h + MB1_HEADER_CHECKSUM) == 0)
 			return (long)off;
+	}
 	return -1;
 }
 
-/* Offset of a Multiboot 2 header (magic, arch, length, checksum summing to 0), or -1. */
-static long find_mb2(const uint8_t *f, size_t len)
+long multiboot2_header_find(const uint8_t *f, size_t len)
 {
 	for (size_t off = 0; off + MB2_HEADER_FIXED <= len && off < MB2_SEARCH; off += MB2_HEADER_ALIGN) {
 		const uint8_t *h = f + off;
@@ -198,7 +199,7 @@ int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_re
 			    char *err, size_t err_cap)
 {
 	memset(r, 0, sizeof(*r));
-	long mb1 = find_mb1(file, len), mb2 = find_mb2(file, len);
+	long mb1 = multiboot1_header_find(file, len), mb2 = multiboot2_header_find(file, len);
 	if (mb1 >= 0 && read_mb1(file + mb1, len - (size_t)mb1, r, err, err_cap))
 		return -1;
 	if (mb2 >= 0 && read_mb2(file + mb2, len - (size_t)mb2, r, err, err_cap))
@@ -238,7 +239,8 @@ static int apply_mb2(uint8_t *h, const struct multiboot_requests *r, char *err, 
 int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct multiboot_requests *r,
 			     char *err, size_t err_cap)
 {
-	long mb1 = find_mb1(image, stub_size), mb2 = find_mb2(image, stub_size);
+	long mb1 = multiboot1_header_find(image, stub_size);
+	long mb2 = multiboot2_header_find(image, stub_size);
 	if (mb1 < 0 || mb2 < 0)
 		return pack_fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
 	uint8_t *h1 = image + mb1;

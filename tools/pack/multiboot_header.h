@@ -41,6 +41,14 @@ struct multiboot_requests {
 	char refusal[256];
 };
 
+/* Offset of a Multiboot 1 header (magic, flags, checksum summing to 0) where loaders look
+ * for one (MB1_SEARCH), or -1. */
+long multiboot1_header_find(const uint8_t *file, size_t len);
+
+/* Offset of a Multiboot 2 header (magic, arch, length, checksum summing to 0) where loaders
+ * look for one (MB2_SEARCH), or -1. */
+long multiboot2_header_find(const uint8_t *file, size_t len);
+
 /*
  * Look for the headers in the kernel file's first bytes, as loaders do, and read what they
  * ask. Returns 0 (with r->refusal set when a request cannot be honoured), or -1 with a

@@ -4,33 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "include/protocol/multiboot1.h"
 #include "lib/errors.h"
 #include "lib/image.h"
+#include "tools/pack/container.h"
 #include "tools/stat/layout.h"
 
 #define IMAGE_MAX_BYTES (256u << 20) /* far above any reference or example image */
 
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The image's load address by its Multiboot header; -1 without one. */
-static int64_t multiboot_load_addr(const uint8_t *buf, size_t n)
-{
-	for (size_t off = 0; off + MB1_HEADER_LOAD_ADDR + 4 <= n && off < MB1_SEARCH;
-	     off += MB1_HEADER_ALIGN) {
-		uint32_t magic = le32(buf + off), flags = le32(buf + off + MB1_HEADER_FLAGS);
-		if (magic == MB1_HEADER_MAGIC &&
-		    magic + flags + le32(buf + off + MB1_HEADER_CHECKSUM) == 0)
-			return flags & MB1_AOUT_KLUDGE
-				       ? (int64_t)le32(buf + off + MB1_HEADER_LOAD_ADDR)
-				       : -1;
-	}
-	return -1;
-}
 
 /* The header sits in the stub's .kslide_header section; find it by its magic. */
 int layout_read_header(const char *path, struct kslide_image_header *h, struct mem_span *loaded,
@@ -64,9 +44,9 @@ int layout_read_header(const char *path, struct kslide_image_header *h, struct m
 			     : -1;
 		break;
 	}
-	int64_t load = rc == 0 ? multiboot_load_addr(buf, n) : -1;
+	int64_t load = rc == 0 ? container_load_address(buf, n) : -1;
 	if (rc == 0 && load < 0) {
-		*why = "no Multiboot header with load addresses (not a packed image?)";
+		*why = "no container header with a load address (not a packed image?)";
 		rc = -1;
 	}
 	if (rc == 0 && loaded) {

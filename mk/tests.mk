@@ -17,6 +17,11 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -lm $(HOST_TEST_LIBS) -o $@
 
+# kslide-pack's packing policy, with the ELF reader it asks where code lies.
+$(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, policy.o \
+	base_window.o kernel_limits.o fail.o kernel_elf.o emit_relocs.o dynamic_relocs.o \
+	kernel_shape.o gotpcrelx.o)
+$(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
@@ -199,7 +204,9 @@ fuzz-smoke: $(FUZZ_BINS)
 UNIFORMITY := $(BUILD)/host/tests/uniformity
 # kslide-stat's statistics and slot recount, so the stages judge as the tool does.
 $(UNIFORMITY): $(addprefix $(BUILD)/tool/, tests/boot/uniformity.o tools/stat/stats.o \
-		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o) $(LIB_TOOL_OBJS)
+		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o tools/pack/containers.o \
+		tools/pack/container_multiboot.o tools/pack/multiboot_header.o tools/pack/fail.o) \
+		$(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lgsl -lgslcblas -lm -o $@
 

@@ -25,6 +25,7 @@
 #include "tools/pack/kernel_note.h"
 #include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
+#include "tools/pack/policy.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -33,54 +34,9 @@
 extern const uint8_t stub_i386_start[], stub_i386_end[];
 extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
-/* Defaults: 2 MiB alignment (a large-page boundary, as Linux's CONFIG_PHYSICAL_ALIGN), at
- * least 16 MiB (clear of ISA DMA and legacy areas). i386 kernels end below the 896 MiB lowmem
- * limit they map at 0xC0000000; x86-64 ones may use any RAM up to 64 TiB. */
-#define DEFAULT_ALIGN 0x200000ull
-#define DEFAULT_MIN 0x1000000ull
-#define DEFAULT_MAX_I386 0x38000000ull
-#define DEFAULT_MAX_X86_64 0x400000000000ull
-#define MIN_ALIGN 0x1000ull
 #define LINK_ADVICE_ALIGN 0x200000ull /* a link address advised is rounded up to 2 MiB pages */
 
-/*
- * x86-64 virtual windows, [min, end). A -mcmodel=kernel kernel (ET_EXEC) lives in the top
- * 2 GiB, where its 32-bit sign-extended fields reach, minus the top 16 MiB kept for mappings
- * at fixed addresses. A PIE may go anywhere in the upper half except the first 8 TiB (a
- * direct map of physical memory) and the last 512 GiB (one PML4 entry for fixed mappings and
- * a kernel-model neighbour): 2^46.9 bytes.
- */
-#define KERNEL_MODEL_VIRT_MIN 0xffffffff80000000ull
-#define KERNEL_MODEL_VIRT_END 0xffffffffff000000ull
-#define PIE_VIRT_MIN 0xffff880000000000ull
-#define PIE_VIRT_END 0xffffff8000000000ull
-
-/*
- * Linux's own windows, which a bzImage gets by default (an x86-64 vmlinux ELF, known by its
- * per-CPU segment, too). Bases start at the preferred address (LOAD_PHYSICAL_ADDR, the link
- * base) above the kernel map's start, __START_KERNEL_map on x86-64 or PAGE_OFFSET on i386
- * (the ELF's virtual minus physical link base). The image must end inside KERNEL_IMAGE_SIZE:
- * 1 GiB of virtual space on x86-64 with KASLR (arch/x86/include/asm/page_64_types.h), 512 MiB
- * of physical memory on i386 (page_32_types.h), as Linux's own KASLR keeps it.
- */
-#define LINUX_X86_64_IMAGE_SIZE 0x40000000ull
-#define LINUX_I386_IMAGE_SIZE 0x20000000ull
-/* Without XLF_CAN_BE_LOADED_ABOVE_4G a 64-bit kernel must stay below 4 GiB (boot.rst). */
-#define BELOW_4G 0x100000000ull
-
 static const char *progname = "kslide-pack";
-
-/* --handoff NAME: how the stub enters the kernel (boot/handoff_*.c). */
-static const struct {
-	uint32_t id;
-	const char *name;
-	const char *what;
-} handoffs[] = {
-#define HANDOFF_ENTRY(id, name, what) { id, name, what },
-	KSLIDE_HANDOFF_LIST(HANDOFF_ENTRY)
-#undef HANDOFF_ENTRY
-};
-#define HANDOFF_COUNT (sizeof(handoffs) / sizeof(handoffs[0]))
 
 static void usage(FILE *to)
 {
@@ -115,8 +71,9 @@ static void usage(FILE *to)
 		"                          multiboot for a kernel with a Multiboot header, else\n"
 		"                          kslide:\n",
 		progname);
-	for (size_t i = 0; i < HANDOFF_COUNT; i++)
-		fprintf(to, "                            %-10s %s\n", handoffs[i].name, handoffs[i].what);
+	for (size_t i = 0; pack_handoff_at(i); i++)
+		fprintf(to, "                            %-10s %s\n", pack_handoff_at(i),
+			pack_handoff_what(i));
 	fprintf(to, "      --format NAME       the container a boot loader reads (default %s):\n",
 		container_default()->name);
 	for (size_t i = 0; container_at(i); i++)
@@ -133,25 +90,6 @@ static void usage(FILE *to)
 		"  -V, --version           show the version\n"
 		"\n"
 		"Numbers accept 0x prefixes and K, M, G, T suffixes.\n");
-}
-
-/* "kslide, multiboot, linux": for messages. */
-static const char *handoff_names(void)
-{
-	static char names[128];
-	size_t n = 0;
-	for (size_t i = 0; i < HANDOFF_COUNT; i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-				      handoffs[i].name);
-	return names;
-}
-
-static const char *handoff_name(uint32_t id)
-{
-	for (size_t i = 0; i < HANDOFF_COUNT; i++)
-		if (handoffs[i].id == id)
-			return handoffs[i].name;
-	return "?";
 }
 
 static int error(const char *file, const char *fmt, ...)
@@ -187,18 +125,6 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_handoff(const char *name, uint32_t *id)
-{
-	for (size_t i = 0; i < HANDOFF_COUNT; i++) {
-		if (strcmp(name, handoffs[i].name) == 0) {
-			*id = handoffs[i].id;
-			return 0;
-		}
-	}
-	error(NULL, "unknown handoff '%s' for --handoff (known: %s)", name, handoff_names());
-	return -1;
-}
-
 /* "MIN:END", END exclusive, 0 for the top of the address space. */
 static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 {
@@ -228,206 +154,6 @@ static void print_stats(const struct packed_image *img, FILE *to)
 	fprintf(to, "early relocations: %zu (patched as soon as their zstd block is decoded)\n",
 		img->early_reloc_count);
 	fprintf(to, "payload stored: %zu bytes\n", img->payload_stored_size);
-}
-
-/* What the command line chose besides the options' values. */
-struct choices {
-	int stats, verbose;
-	struct given_options given;
-	bool handoff_given;
-	int codec; /* --compress: KSLIDE_CODEC_* or PACK_CODEC_AUTO */
-};
-
-static int check_options(const struct pack_options *opt, const struct kernel_elf *k,
-			 const struct linux_image *li, const struct kernel_note *note, const char *in)
-{
-	if (opt->align < MIN_ALIGN || (opt->align & (opt->align - 1)))
-		return error(NULL, "--align must be a power of two of at least 4K");
-	uint64_t linux_min = li && li->header.min_alignment_log2
-				     ? 1ull << li->header.min_alignment_log2 : 0;
-	if (opt->align < linux_min ||
-	    (k->arch == KSLIDE_ARCH_X86_64 && opt->virt_align < linux_min))
-		return error(in, "--%s 0x%llx is below the kernel's min_alignment (0x%llx)",
-			     opt->align < linux_min ? "align" : "virt-align",
-			     (unsigned long long)(opt->align < linux_min ? opt->align
-									 : opt->virt_align),
-			     (unsigned long long)linux_min);
-	char err[512];
-	/* The kernel's own limits first: a default they narrowed below --min is their doing. */
-	if (kernel_limits_check(note, k, opt, err, sizeof(err)))
-		return error(in, "%s", err);
-	if (opt->min >= opt->max)
-		return error(NULL, "--min must be below --max");
-	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
-	if (size > opt->max - opt->min)
-		return error(in, "kernel (%llu bytes) does not fit between --min and --max",
-			     (unsigned long long)size);
-	if (k->arch == KSLIDE_ARCH_I386 && opt->max > 0x100000000ull)
-		return error(NULL, "--max is beyond the 4 GiB an i386 kernel can address");
-	if (k->arch == KSLIDE_ARCH_X86_64) {
-		if (opt->virt_align < MIN_ALIGN || (opt->virt_align & (opt->virt_align - 1)))
-			return error(NULL, "--virt-align must be a power of two of at least 4K");
-		if (opt->virt_min < 0xffff800000000000ull)
-			return error(NULL, "--virt-range must lie in the upper half (from "
-					   "0xffff800000000000)");
-		if (k->mem_size - 1 > opt->virt_last - opt->virt_min)
-			return error(in, "kernel (%llu bytes) does not fit in --virt-range",
-				     (unsigned long long)k->mem_size);
-	}
-	if (base_window_check(k, opt, err, sizeof(err)))
-		return error(in, "%s", err);
-	return 0;
-}
-
-/* Options that mean nothing for this kernel: said, not silently dropped. */
-static void warn_unused_options(const char *in, const struct kernel_elf *k,
-				const struct choices *ch)
-{
-	if (k->arch != KSLIDE_ARCH_I386 || (!ch->given.virt_align && !ch->given.range))
-		return;
-	fprintf(stderr, "%s: warning: %s: %s%s%s ignored: an i386 kernel's virtual base follows its "
-			"physical one\n",
-		progname, in, ch->given.virt_align ? "--virt-align" : "",
-		ch->given.virt_align && ch->given.range ? " and " : "",
-		ch->given.range ? "--virt-range" : "");
-}
-
-/* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
-static bool has_fixed_segment(const struct kernel_elf *k)
-{
-	for (size_t i = 0; i < k->segment_count; i++)
-		if (k->segments[i].fixed)
-			return true;
-	return false;
-}
-
-/* Linux's windows (LINUX_*_IMAGE_SIZE above), from its setup header h when there is one. */
-static void linux_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct bzimage_header *h, const struct choices *ch)
-{
-	uint64_t kernel_map = k->link_virt - k->link_phys;
-	uint64_t base = h && h->pref_address ? h->pref_address : k->link_phys;
-	/* The smallest alignment the kernel declares it tolerates: Debian's 686 kernel booted
-	 * to init at 200 of 200 random 8 KiB-aligned bases (docs/linux.md), where its
-	 * kernel_alignment, 16 MiB, would leave 30 slots in 1 GiB. */
-	if (!ch->given.align && h)
-		opt->align = h->min_alignment_log2 ? 1ull << h->min_alignment_log2
-						   : h->kernel_alignment;
-	if (!ch->given.min)
-		opt->min = base;
-	if (k->arch == KSLIDE_ARCH_I386) {
-		if (!ch->given.max)
-			opt->max = LINUX_I386_IMAGE_SIZE;
-		return;
-	}
-	if (!ch->given.max && h && !(h->xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G))
-		opt->max = BELOW_4G;
-	if (!ch->given.virt_align)
-		opt->virt_align = opt->align;
-	if (!ch->given.range) {
-		opt->virt_min = kernel_map + base;
-		opt->virt_last = kernel_map + LINUX_X86_64_IMAGE_SIZE - 1;
-	}
-}
-
-/* Defaults that depend on the kernel: the physical ceiling and the virtual window, then the
- * limits its kslide note declares. */
-static void apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
-			   const struct linux_image *li, const struct kernel_note *note,
-			   const struct choices *ch)
-{
-	if (!ch->given.max)
-		opt->max = k->arch == KSLIDE_ARCH_I386 ? DEFAULT_MAX_I386 : DEFAULT_MAX_X86_64;
-	if (!opt->virt_align)
-		opt->virt_align = opt->align;
-	if (!ch->given.range) {
-		opt->virt_min = k->pie ? PIE_VIRT_MIN : KERNEL_MODEL_VIRT_MIN;
-		opt->virt_last = (k->pie ? PIE_VIRT_END : KERNEL_MODEL_VIRT_END) - 1;
-	}
-	if (li || has_fixed_segment(k))
-		linux_defaults(opt, k, li ? &li->header : NULL, ch);
-	kernel_limits_defaults(note, k, &ch->given, opt);
-}
-
-/* The handoff: --handoff, else the kernel's note, else what its headers say it speaks. */
-static const char *choose_handoff(struct pack_options *opt, const struct choices *ch,
-				  const struct kernel_note *note, const struct multiboot_requests *mb,
-				  bool is_linux)
-{
-	if (ch->handoff_given) {
-		if (note->present && note->handoff && note->handoff != opt->handoff)
-			fprintf(stderr, "%s: warning: the kernel's kslide note asks for --handoff %s; "
-					"--handoff %s overrides it\n",
-				progname, handoff_name(note->handoff), handoff_name(opt->handoff));
-		return "as --handoff asks";
-	}
-	if (is_linux) {
-		opt->handoff = KSLIDE_HANDOFF_LINUX;
-		return "a Linux bzImage";
-	}
-	if (note->present && note->handoff) {
-		opt->handoff = note->handoff;
-		return "as the kernel's kslide note asks";
-	}
-	if (!note->present && (mb->mb1 || mb->mb2)) {
-		opt->handoff = KSLIDE_HANDOFF_MULTIBOOT;
-		return "the kernel has a Multiboot header and no kslide note";
-	}
-	opt->handoff = KSLIDE_HANDOFF_KSLIDE;
-	return note->present ? "the kernel's kslide note leaves it to kslide-pack"
-			     : "the kernel has no Multiboot header";
-}
-
-/*
- * The Multiboot pass-through: the kernel's own requests go into the image's headers, its
- * relocatable tag bounds the placement, and its entry address tag is the entry.
- */
-/* The kernel's Multiboot2 relocatable tag narrows the window; an option it overrides is named. */
-static void narrow(const char *in, const char *option, bool given, uint64_t *value, uint64_t to,
-		   bool narrower)
-{
-	if (!narrower)
-		return;
-	if (given)
-		fprintf(stderr, "%s: warning: %s: %s 0x%llx overridden by the kernel's Multiboot2 "
-				"relocatable tag: 0x%llx\n",
-			progname, in, option, (unsigned long long)*value, (unsigned long long)to);
-	*value = to;
-}
-
-static int prepare_multiboot(const char *in, struct kernel_elf *k,
-			     const struct multiboot_requests *mb, struct pack_options *opt,
-			     const struct choices *ch)
-{
-	if (mb->refusal[0])
-		return error(in, "%s", mb->refusal);
-	if (k->arch != KSLIDE_ARCH_I386)
-		return error(in, "--handoff multiboot takes i386 (ELF32) kernels only: the Multiboot "
-				 "entry is 32-bit protected mode");
-	if (mb->entry_given) {
-		if (mb->entry_addr < k->link_phys || mb->entry_addr - k->link_phys >= k->mem_size)
-			return error(in, "its Multiboot2 entry address 0x%x lies outside the kernel",
-				     (unsigned)mb->entry_addr);
-		if (!kernel_elf_runs_code_at(k, mb->entry_addr - k->link_phys))
-			return error(in, "its Multiboot2 entry address 0x%x is not in the file bytes "
-					 "of an executable segment: an entry point must be code",
-				     (unsigned)mb->entry_addr);
-		k->entry_offset = mb->entry_addr - k->link_phys;
-	}
-	if (mb->bounded) {
-		narrow(in, "--min", ch->given.min, &opt->min, mb->min_addr, mb->min_addr > opt->min);
-		narrow(in, "--max", ch->given.max, &opt->max, mb->max_end, mb->max_end < opt->max);
-		narrow(in, "--align", ch->given.align, &opt->align, mb->align, mb->align > opt->align);
-	}
-	if (mb->mb2_dropped)
-		fprintf(stderr, "%s: warning: %s: %zu optional Multiboot2 tag%s of the kernel's header "
-				"left out of the image, which relocation cannot honour: type %u (%s)%s\n",
-			progname, in, mb->mb2_dropped, mb->mb2_dropped == 1 ? "" : "s",
-			(unsigned)mb->mb2_dropped_type, mb->mb2_dropped_name,
-			mb->mb2_dropped > 1 ? " and others" : "");
-	/* Without a header of its own the kernel takes what either kind of loader gives. */
-	opt->multiboot = mb->mb1 || mb->mb2 ? mb : NULL;
-	return 0;
 }
 
 static void print_linux(const struct linux_image *li)
@@ -484,7 +210,7 @@ static void print_verbose(const struct kernel_elf *k, const struct packed_image 
 				"0x%llx\n",
 			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,
 			(unsigned long long)opt->virt_align);
-	fprintf(stderr, "handoff: %s (%s)\n", handoff_name(opt->handoff), handoff_why);
+	fprintf(stderr, "handoff: %s (%s)\n", pack_handoff_name(opt->handoff), handoff_why);
 	if (opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
 		return;
 	if (!opt->multiboot) {
@@ -564,69 +290,94 @@ static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note 
 	return rc;
 }
 
-/* Linux's boot protocol needs a bzImage's setup header, and a bzImage needs that protocol. */
-static int check_linux_handoff(const char *in, const struct pack_options *opt, bool is_linux)
+static void warn_line(void *ctx, const char *text)
 {
-	if (is_linux && opt->handoff != KSLIDE_HANDOFF_LINUX)
-		return error(in, "a Linux bzImage is entered by Linux's boot protocol (--handoff "
-				 "linux), not --handoff %s",
-			     handoff_name(opt->handoff));
-	if (!is_linux && opt->handoff == KSLIDE_HANDOFF_LINUX)
-		return error(in, "--handoff linux needs a Linux bzImage, whose setup header the "
-				 "zero page is built around");
-	return 0;
+	(void)ctx;
+	fprintf(stderr, "%s: warning: %s\n", progname, text);
 }
 
-static int pack(const char *in, const char *out, struct pack_options *opt,
-		const struct choices *ch)
-{
+static const struct pack_log to_stderr = { warn_line, NULL };
+
+/* What read_kernel found in IN. */
+struct input {
 	struct kernel_elf k;
 	struct kernel_note note;
 	struct multiboot_requests mb;
 	struct linux_image li;
-	bool is_linux = false;
-	if (read_kernel(in, &k, &note, &mb, &li, &is_linux))
-		return 1;
-	const char *handoff_why = choose_handoff(opt, ch, &note, &mb, is_linux);
-	apply_defaults(opt, &k, is_linux ? &li : NULL, &note, ch);
-	int rc = check_linux_handoff(in, opt, is_linux);
-	if (!rc && is_linux) {
-		opt->handoff_data = li.header.bytes;
-		opt->handoff_data_size = li.header.size;
-		opt->memory_size = li.memory_size;
+	bool is_linux;
+};
+
+/* The packing policy (tools/pack/policy.h) on this kernel: the handoff, the defaults, the
+ * checks. 0, or 1 after a message. */
+static int decide(const char *in, struct input *i, struct pack_options *opt,
+		  const struct pack_choices *ch, const char **handoff_why)
+{
+	const struct linux_image *li = i->is_linux ? &i->li : NULL;
+	char err[512];
+	*handoff_why = pack_choose_handoff(opt, ch, &i->note, &i->mb, i->is_linux, &to_stderr);
+	pack_apply_defaults(opt, &i->k, li, &i->note, ch);
+	if (pack_check_linux_handoff(opt, i->is_linux, err, sizeof(err)))
+		return error(in, "%s", err);
+	if (li) {
+		opt->handoff_data = li->header.bytes;
+		opt->handoff_data_size = li->header.size;
+		opt->memory_size = li->memory_size;
 	}
-	if (!rc && opt->handoff == KSLIDE_HANDOFF_MULTIBOOT)
-		rc = prepare_multiboot(in, &k, &mb, opt, ch);
-	const uint8_t *stub = k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
-	const uint8_t *stub_end = k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
+	if (opt->handoff == KSLIDE_HANDOFF_MULTIBOOT &&
+	    pack_prepare_multiboot(in, &i->k, &i->mb, opt, ch, &to_stderr, err, sizeof(err)))
+		return error(in, "%s", err);
+	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
+	if (verdict != PACK_OPTIONS_OK)
+		return error(verdict == PACK_BAD_FOR_KERNEL ? in : NULL, "%s", err);
+	return 0;
+}
+
+/* What the image says after it is written: warnings, --stats, --verbose. */
+static void report(const char *in, const char *out, const struct input *i,
+		   const struct packed_image *img, const struct pack_options *opt,
+		   const struct pack_choices *ch, const char *handoff_why)
+{
+	warn_link_inside_image(in, &i->k, img, opt->codec, i->is_linux);
+	if (ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
+	    img->payload_stored_size >= i->k.file_size)
+		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
+				"bytes, no fewer: the stub decodes it for nothing; --compress none "
+				"(or auto, which compresses from %u bytes) would not\n",
+			progname, in, pack_codec_name((int)opt->codec),
+			(unsigned long long)i->k.file_size, img->payload_stored_size,
+			PACK_COMPRESS_AUTO_MIN);
+	if (ch->stats) /* not into the image when it goes to standard output */
+		print_stats(img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
+	if (ch->verbose && i->is_linux)
+		print_linux(&i->li);
+	if (ch->verbose)
+		print_verbose(&i->k, img, opt, handoff_why, &i->mb);
+}
+
+static int pack(const char *in, const char *out, struct pack_options *opt,
+		const struct pack_choices *ch)
+{
+	struct input i = { .is_linux = false };
+	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux))
+		return 1;
+	const char *handoff_why;
+	int rc = decide(in, &i, opt, ch, &handoff_why);
+	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(i.k.file_size)
+						  : (uint32_t)ch->codec;
+	if (!rc)
+		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
+	const uint8_t *stub = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
 	char err[512];
-	if (!rc)
-		rc = check_options(opt, &k, is_linux ? &li : NULL, &note, in);
-	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(k.file_size) : (uint32_t)ch->codec;
-	if (!rc)
-		warn_unused_options(in, &k, ch);
-	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &k, opt, &img, err, sizeof(err)))
+	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &i.k, opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
 	if (!rc && pack_write_output(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
-		warn_link_inside_image(in, &k, &img, opt->codec, is_linux);
-	if (!rc && ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
-	    img.payload_stored_size >= k.file_size)
-		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
-				"bytes, no fewer: the stub decodes it for nothing; --compress none "
-				"(or auto, which compresses from %u bytes) would not\n",
-			progname, in, pack_codec_name((int)opt->codec), (unsigned long long)k.file_size,
-			img.payload_stored_size, PACK_COMPRESS_AUTO_MIN);
-	if (!rc && ch->stats) /* not into the image when it goes to standard output */
-		print_stats(&img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
-	if (!rc && ch->verbose && is_linux)
-		print_linux(&li);
-	if (!rc && ch->verbose)
-		print_verbose(&k, &img, opt, handoff_why, &mb);
+		report(in, out, &i, &img, opt, ch, handoff_why);
 	free(img.bytes);
-	kernel_elf_free(&k);
+	kernel_elf_free(&i.k);
 	return rc;
 }
 
@@ -652,7 +403,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
-	struct choices ch = { .codec = PACK_CODEC_AUTO };
+	struct pack_choices ch = { .codec = PACK_CODEC_AUTO };
 	const char *out = NULL;
 	int c, index;
 	/* An option given twice keeps its last value: the first is named, not dropped unsaid. */
@@ -692,8 +443,9 @@ int main(int argc, char **argv)
 			ch.given.range = true;
 			break;
 		case OPT_HANDOFF:
-			if (parse_handoff(optarg, &opt.handoff))
-				return 1;
+			if (pack_handoff_parse(optarg, &opt.handoff))
+				return error(NULL, "unknown handoff '%s' for --handoff (known: %s)",
+					     optarg, pack_handoff_names());
 			ch.handoff_given = true;
 			break;
 		case OPT_FORMAT:

@@ -47,8 +47,8 @@ static long find_mb2_address_tag(const uint8_t *image, size_t size)
 	if (mb2 < 0)
 		return -1;
 	size_t off = (size_t)mb2, length = get32(image + off + MB2_HEADER_LENGTH);
-	for (size_t t = off + MB2_HEADER_FIXED; t + MB2_TAG_HEADER <= off + length &&
-						t + MB2_TAG_HEADER <= size;) {
+	for (size_t t = off + MB2_HEADER_FIXED;
+	     t + MB2_TAG_HEADER <= off + length && t + MB2_TAG_HEADER <= size;) {
 		uint16_t type = (uint16_t)(image[t] | image[t + 1] << 8);
 		uint32_t tag_size = get32(image + t + 4);
 		if (type == MB2_HEADER_TAG_ADDRESS && tag_size >= MB2_ADDRESS_SIZE &&

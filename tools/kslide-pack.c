@@ -19,6 +19,7 @@
 #include "tools/pack/files.h"
 #include "tools/pack/compress.h"
 #include "tools/pack/container.h"
+#include "tools/pack/describe.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
@@ -144,88 +145,6 @@ static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 	return *min <= *last ? 0 : -1;
 }
 
-static void print_stats(const struct packed_image *img, FILE *to)
-{
-	double per = img->reloc_count ? (double)img->relocs_size / (double)img->reloc_count : 0;
-	fprintf(to, "relocations: %zu\n", img->reloc_count);
-	fprintf(to, "table bytes: %zu (%.2f bytes/relocation; 4-byte form: %zu bytes)\n",
-		img->relocs_size, per, img->reloc_count * 4);
-	fprintf(to, "table stored: %zu bytes\n", img->relocs_stored_size);
-	fprintf(to, "early relocations: %zu (patched as soon as their zstd block is decoded)\n",
-		img->early_reloc_count);
-	fprintf(to, "payload stored: %zu bytes\n", img->payload_stored_size);
-}
-
-static void print_linux(const struct linux_image *li)
-{
-	const struct bzimage_header *h = &li->header;
-	fprintf(stderr,
-		"linux: bzImage, boot protocol %u.%02u, %s payload: %llu bytes of vmlinux and %llu of "
-		"relocation lists\n",
-		h->version >> 8, h->version & 0xff, payload_codec_name(li->codec),
-		(unsigned long long)li->vmlinux_bytes,
-		(unsigned long long)(li->payload_bytes - li->vmlinux_bytes));
-	fprintf(stderr, "linux: relocation lists: %zu 32-bit, %zu inverse 32-bit, %zu 64-bit\n",
-		li->relocs[LINUX_RELOCS_32], li->relocs[LINUX_RELOCS_INVERSE_32],
-		li->relocs[LINUX_RELOCS_64]);
-	fprintf(stderr,
-		"linux: init_size %u, kernel_alignment 0x%x, min_alignment 0x%llx, pref_address "
-		"0x%llx, loadflags 0x%x, xloadflags 0x%x, cmdline_size %u, handover_offset 0x%x; "
-		"setup header %u bytes\n",
-		h->init_size, h->kernel_alignment,
-		h->min_alignment_log2 ? 1ull << h->min_alignment_log2 : 0ull,
-		(unsigned long long)h->pref_address, h->loadflags, h->xloadflags, h->cmdline_size,
-		h->handover_offset, h->size);
-	fprintf(stderr, "linux: %llu bytes from the base must be free at entry: max(vmlinux span, "
-			"init_size)\n",
-		(unsigned long long)li->memory_size);
-}
-
-static void print_verbose(const struct kernel_elf *k, const struct packed_image *img,
-			  const struct pack_options *opt, const char *handoff_why,
-			  const struct multiboot_requests *mb)
-{
-	size_t kinds[RELOC_KIND_LAST + 1] = { 0 };
-	for (size_t i = 0; i < k->fixup_count; i++)
-		kinds[k->fixups[i].kind]++;
-	fprintf(stderr,
-		"kernel: link phys 0x%llx virt 0x%llx, %llu bytes in memory (%llu in file), "
-		"entry +0x%llx\n",
-		(unsigned long long)k->link_phys, (unsigned long long)k->link_virt,
-		(unsigned long long)k->mem_size, (unsigned long long)k->file_size,
-		(unsigned long long)k->entry_offset);
-	fprintf(stderr,
-		"relocations: %zu patched, %zu PC-relative, %zu absolute symbols left alone, %zu "
-		"weak undefined left alone, %zu into the per-CPU segment left alone, %zu in notes\n",
-		k->fixup_count, k->skipped_pcrel, k->skipped_absolute, k->skipped_weak,
-		k->skipped_fixed, k->skipped_notes);
-	fprintf(stderr,
-		"fixups: %zu 32-bit, %zu 32-bit signed, %zu 64-bit, %zu inverse 32-bit\n",
-		kinds[RELOC_ADD32], kinds[RELOC_ADD32S], kinds[RELOC_ADD64], kinds[RELOC_SUB32S]);
-	fprintf(stderr, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
-		(unsigned long long)opt->min, (unsigned long long)opt->max,
-		(unsigned long long)opt->align);
-	if (k->arch == KSLIDE_ARCH_X86_64)
-		fprintf(stderr, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
-				"0x%llx\n",
-			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,
-			(unsigned long long)opt->virt_align);
-	fprintf(stderr, "handoff: %s (%s)\n", pack_handoff_name(opt->handoff), handoff_why);
-	if (opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
-		return;
-	if (!opt->multiboot) {
-		fprintf(stderr, "multiboot: the kernel has no Multiboot header: the image answers "
-				"Multiboot 1 and 2 loaders alike\n");
-		return;
-	}
-	fprintf(stderr, "multiboot: the kernel's headers: %s%s%s; %zu bytes of Multiboot2 tags asked "
-			"again, %zu optional tags left out%s%s\n",
-		mb->mb1 ? "Multiboot 1" : "", mb->mb1 && mb->mb2 ? " and " : "",
-		mb->mb2 ? "Multiboot 2" : "", mb->mb2_tags_size, mb->mb2_dropped,
-		mb->bounded ? "; its relocatable tag bounds the base" : "",
-		mb->entry_given ? "; its entry address tag is the entry" : "");
-}
-
 /*
  * A link address the packed image itself covers: nokaslr and the fallback need that place.
  * The way out depends on the kernel: any image may shrink below it by compression or do
@@ -347,11 +266,11 @@ static void report(const char *in, const char *out, const struct input *i,
 			(unsigned long long)i->k.file_size, img->payload_stored_size,
 			PACK_COMPRESS_AUTO_MIN);
 	if (ch->stats) /* not into the image when it goes to standard output */
-		print_stats(img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
+		describe_stats(img, strcmp(out, PACK_STDOUT) ? stdout : stderr);
 	if (ch->verbose && i->is_linux)
-		print_linux(&i->li);
+		describe_linux(&i->li, stderr);
 	if (ch->verbose)
-		print_verbose(&i->k, img, opt, handoff_why, &i->mb);
+		describe_image(&i->k, img, opt, handoff_why, &i->mb, stderr);
 }
 
 static int pack(const char *in, const char *out, struct pack_options *opt,
@@ -381,30 +300,80 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	return rc;
 }
 
-int main(int argc, char **argv)
+enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
+       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT };
+
+static const struct option longopts[] = {
+	{ "output", required_argument, 0, 'o' },
+	{ "align", required_argument, 0, OPT_ALIGN },
+	{ "min", required_argument, 0, OPT_MIN },
+	{ "max", required_argument, 0, OPT_MAX },
+	{ "virt-align", required_argument, 0, OPT_VIRT_ALIGN },
+	{ "no-kaslr-default", no_argument, 0, OPT_NOKASLR },
+	{ "stats", no_argument, 0, OPT_STATS },
+	{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
+	{ "handoff", required_argument, 0, OPT_HANDOFF },
+	{ "compress", required_argument, 0, OPT_COMPRESS },
+	{ "format", required_argument, 0, OPT_FORMAT },
+	{ "verbose", no_argument, 0, 'v' },
+	{ "help", no_argument, 0, 'h' },
+	{ "version", no_argument, 0, 'V' },
+	{ 0, 0, 0, 0 },
+};
+
+/* --align, --min, --max, --virt-align: a number. 0, or 1 after a message. */
+static int parse_number(int c, const char *arg, struct pack_options *opt, struct pack_choices *ch)
 {
-	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT };
-	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "align", required_argument, 0, OPT_ALIGN },
-		{ "min", required_argument, 0, OPT_MIN },
-		{ "max", required_argument, 0, OPT_MAX },
-		{ "virt-align", required_argument, 0, OPT_VIRT_ALIGN },
-		{ "no-kaslr-default", no_argument, 0, OPT_NOKASLR },
-		{ "stats", no_argument, 0, OPT_STATS },
-		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
-		{ "handoff", required_argument, 0, OPT_HANDOFF },
-		{ "compress", required_argument, 0, OPT_COMPRESS },
-		{ "format", required_argument, 0, OPT_FORMAT },
-		{ "verbose", no_argument, 0, 'v' },
-		{ "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' },
-		{ 0, 0, 0, 0 },
-	};
-	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
-	struct pack_choices ch = { .codec = PACK_CODEC_AUTO };
-	const char *out = NULL;
+	uint64_t *target = c == OPT_ALIGN ? &opt->align
+			   : c == OPT_MIN ? &opt->min
+			   : c == OPT_MAX ? &opt->max
+					  : &opt->virt_align;
+	if (parse_size(arg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
+		return error(NULL, "invalid number '%s' for --%s", arg,
+			     longopts[c - OPT_ALIGN + 1].name);
+	ch->given.align |= c == OPT_ALIGN;
+	ch->given.min |= c == OPT_MIN;
+	ch->given.max |= c == OPT_MAX;
+	ch->given.virt_align |= c == OPT_VIRT_ALIGN;
+	return 0;
+}
+
+/* An option that names something: --virt-range, --handoff, --format, --compress. 0, or 1
+ * after a message. */
+static int parse_name(int c, const char *arg, struct pack_options *opt, struct pack_choices *ch)
+{
+	switch (c) {
+	case OPT_VIRT_RANGE:
+		if (parse_range(arg, &opt->virt_min, &opt->virt_last))
+			return error(NULL, "invalid range '%s' for --virt-range (want MIN:END with "
+					   "MIN < END)",
+				     arg);
+		ch->given.range = true;
+		return 0;
+	case OPT_HANDOFF:
+		if (pack_handoff_parse(arg, &opt->handoff))
+			return error(NULL, "unknown handoff '%s' for --handoff (known: %s)", arg,
+				     pack_handoff_names());
+		ch->handoff_given = true;
+		return 0;
+	case OPT_FORMAT:
+		opt->container = container_find(arg);
+		if (!opt->container)
+			return error(NULL, "unknown container '%s' for --format (known: %s)", arg,
+				     container_names());
+		return 0;
+	}
+	if (pack_codec_parse(arg, &ch->codec))
+		return error(NULL, "unknown codec '%s' for --compress (known: zstd, lz4, none, auto)",
+			     arg);
+	return 0;
+}
+
+/* The command line into opt, ch and *out. -1 to go on packing argv[optind], else the exit
+ * status (--help, --version, a mistake). */
+static int parse_options(int argc, char **argv, struct pack_options *opt, struct pack_choices *ch,
+			 const char **out)
+{
 	int c, index;
 	/* An option given twice keeps its last value: the first is named, not dropped unsaid. */
 	bool seen[OPT_FORMAT + 1] = { false };
@@ -417,64 +386,48 @@ int main(int argc, char **argv)
 					c == 'o' ? "o" : longopts[index].name, optarg);
 			seen[c] = true;
 		}
-		uint64_t *target = c == OPT_ALIGN ? &opt.align
-				   : c == OPT_MIN ? &opt.min
-				   : c == OPT_MAX ? &opt.max
-						  : &opt.virt_align;
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o': *out = optarg; break;
 		case OPT_ALIGN:
 		case OPT_MIN:
 		case OPT_MAX:
 		case OPT_VIRT_ALIGN:
-			if (parse_size(optarg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
-				return error(NULL, "invalid number '%s' for --%s", optarg,
-					     longopts[c - OPT_ALIGN + 1].name);
-			ch.given.align |= c == OPT_ALIGN;
-			ch.given.min |= c == OPT_MIN;
-			ch.given.max |= c == OPT_MAX;
-			ch.given.virt_align |= c == OPT_VIRT_ALIGN;
+			if (parse_number(c, optarg, opt, ch))
+				return 1;
 			break;
 		case OPT_VIRT_RANGE:
-			if (parse_range(optarg, &opt.virt_min, &opt.virt_last))
-				return error(NULL, "invalid range '%s' for --virt-range (want MIN:END "
-						   "with MIN < END)",
-					     optarg);
-			ch.given.range = true;
-			break;
 		case OPT_HANDOFF:
-			if (pack_handoff_parse(optarg, &opt.handoff))
-				return error(NULL, "unknown handoff '%s' for --handoff (known: %s)",
-					     optarg, pack_handoff_names());
-			ch.handoff_given = true;
-			break;
 		case OPT_FORMAT:
-			opt.container = container_find(optarg);
-			if (!opt.container)
-				return error(NULL, "unknown container '%s' for --format (known: %s)",
-					     optarg, container_names());
-			break;
 		case OPT_COMPRESS:
-			if (pack_codec_parse(optarg, &ch.codec))
-				return error(NULL, "unknown codec '%s' for --compress (known: zstd, "
-						   "lz4, none, auto)",
-					     optarg);
+			if (parse_name(c, optarg, opt, ch))
+				return 1;
 			break;
-		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
-		case OPT_STATS: ch.stats = 1; break;
-		case 'v': ch.verbose = 1; break;
+		case OPT_NOKASLR: opt->nokaslr_default = 1; break;
+		case OPT_STATS: ch->stats = 1; break;
+		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kslide-pack %s\n", KSLIDE_VERSION); return 0;
 		default: usage(stderr); return 1;
 		}
 	}
-	if (!out || optind >= argc || optind < argc - 1) {
-		error(NULL, "%s", !out		       ? "no output file: give -o OUT"
+	if (!*out || optind >= argc || optind < argc - 1) {
+		error(NULL, "%s", !*out		       ? "no output file: give -o OUT"
 				  : optind >= argc     ? "no input kernel: give IN (an ELF or a bzImage)"
 						       : "more than one input kernel");
 		usage(stderr);
 		return 1;
 	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
+	struct pack_choices ch = { .codec = PACK_CODEC_AUTO };
+	const char *out = NULL;
+	int status = parse_options(argc, argv, &opt, &ch, &out);
+	if (status >= 0)
+		return status;
 	/* Before any work: an output that cannot take the image is refused at once. */
 	char err[512];
 	if (pack_output_check(out, err, sizeof(err)))

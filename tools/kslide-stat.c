@@ -134,6 +134,49 @@ enum {
 	OPT_LINUX
 };
 
+/* An option with a bounded value: -n, -j, --timeout, --random, and --qemu-arg's count.
+ * 0, or 1 after a message. */
+static int parse_bounded(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case 'n':
+		if (parse_count(arg, 10000000, &o->boots))
+			return error(NULL, "-n: '%s' is not a count of boots", arg);
+		return 0;
+	case 'j':
+		if (parse_count(arg, 64, &o->jobs))
+			return error(NULL, "-j: '%s' is not between 1 and 64", arg);
+		return 0;
+	case OPT_QEMU_ARG:
+		if (o->extra_count == EXTRA_MAX)
+			return error(NULL, "too many --qemu-arg (at most %d)", EXTRA_MAX);
+		o->extra[o->extra_count++] = arg;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_count(arg, 86400, &o->timeout))
+			return error(NULL, "--timeout: '%s' is not a number of seconds", arg);
+		return 0;
+	}
+	if (parse_count(arg, 65536, &o->random))
+		return error(NULL, "--random: '%s' is not between 1 and 65536", arg);
+	return 0;
+}
+
+/* Options that make no sense together. 0, or 2 (a usage error) after a message. */
+static int check_combination(const struct options *o)
+{
+	if (o->random_out && !o->random && !o->from)
+		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
+		       1;
+	if (o->linux_own && o->random)
+		return error(NULL, "--random asks kslide's stub; --linux boots no stub") + 1;
+	if (o->linux_own && !o->initrd && !o->from)
+		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
+				   "the kernel runs (tests/linux/init.c)") +
+		       1;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
@@ -167,37 +210,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, "n:j:m:f:hV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_count(optarg, 10000000, &o->boots))
-				return error(NULL, "-n: '%s' is not a count of boots", optarg) + 1;
-			break;
 		case 'j':
-			if (parse_count(optarg, 64, &o->jobs))
-				return error(NULL, "-j: '%s' is not between 1 and 64", optarg) + 1;
+		case OPT_QEMU_ARG:
+		case OPT_TIMEOUT:
+		case OPT_RANDOM:
+			if (parse_bounded(c, optarg, o))
+				return 2;
 			break;
 		case OPT_ARCH: o->arch = optarg; break;
 		case OPT_CPU: o->cpu = optarg; break;
 		case 'm': o->memory = optarg; break;
 		case OPT_APPEND: o->append = optarg; break;
-		case OPT_QEMU_ARG:
-			if (o->extra_count == EXTRA_MAX)
-				return error(NULL, "too many --qemu-arg (at most %d)", EXTRA_MAX) +
-				       1;
-			o->extra[o->extra_count++] = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_count(optarg, 86400, &o->timeout))
-				return error(NULL, "--timeout: '%s' is not a number of seconds",
-					     optarg) +
-				       1;
-			break;
 		case 'f': o->from = optarg; break;
 		case OPT_BASES_OUT: o->bases_out = optarg; break;
-		case OPT_RANDOM:
-			if (parse_count(optarg, 65536, &o->random))
-				return error(NULL, "--random: '%s' is not between 1 and 65536",
-					     optarg) +
-				       1;
-			break;
 		case OPT_RANDOM_OUT: o->random_out = optarg; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
@@ -213,16 +238,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 2;
 	}
 	o->image = argv[optind];
-	if (o->random_out && !o->random && !o->from)
-		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
-		       1;
-	if (o->linux_own && o->random)
-		return error(NULL, "--random asks kslide's stub; --linux boots no stub") + 1;
-	if (o->linux_own && !o->initrd && !o->from)
-		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
-				   "the kernel runs (tests/linux/init.c)") +
-		       1;
-	return 0;
+	return check_combination(o);
 }
 
 /* A file written under a temporary name and renamed into place when everything worked. */

@@ -17,7 +17,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 }
 
 const struct kernel_handoff handoff_kslide = {
-	.name = "kslide",
+	.name = KSLIDE_HANDOFF_KSLIDE_NAME,
 	.id = KSLIDE_HANDOFF_KSLIDE,
 	.enter = enter,
 };

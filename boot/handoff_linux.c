@@ -2,7 +2,7 @@
  * Linux's boot protocol (Documentation/x86/boot.rst, "32-bit boot protocol" and "64-bit boot
  * protocol"): what Linux's own decompressor hands the kernel it has placed, handed by the
  * stub to the kernel it has placed. The image's handoff data is the bzImage's setup header
- * (from its offset 0x1f1); the stub builds a zero page around it (boot/linux_boot_params.h):
+ * (from its offset 0x1f1); the stub builds a zero page around it (include/protocol/linux_boot.h):
  *
  *   - the setup header, with type_of_loader, loadflags (KASLR_FLAG when the base was drawn
  *     at random, so Linux's own memory randomization and "Kernel Offset" follow), the
@@ -18,7 +18,7 @@
  * (__BOOT_CS, __BOOT_DS), as both protocols require.
  */
 #include "boot/handoff.h"
-#include "boot/linux_boot_params.h"
+#include "include/protocol/linux_boot.h"
 #include "lib/cmdline.h"
 #include "lib/errors.h"
 #include "lib/string.h"
@@ -175,7 +175,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 }
 
 const struct kernel_handoff handoff_linux = {
-	.name = "linux",
+	.name = KSLIDE_HANDOFF_LINUX_NAME,
 	.id = KSLIDE_HANDOFF_LINUX,
 	.enter = enter,
 };

@@ -22,16 +22,7 @@
 #include "lib/unaligned.h"
 
 /* Multiboot 0.6.96, 3.3: flags bits 4 and 5 say the a.out or ELF symbol fields are valid. */
-#define MB1_FLAGS_SYMBOLS ((1u << 4) | (1u << 5))
-
-/* Multiboot2 2.0, 3.6. */
-#define MB2_INFO_HEADER 8 /* total_size, reserved */
-#define MB2_TAG_HEADER 8  /* type, size */
-#define MB2_TAG_ALIGN 8
-#define MB2_TAG_END 0
-#define MB2_TAG_ELF_SECTIONS 9
-#define MB2_TAG_LOAD_BASE 21 /* "Image load base physical address" */
-#define MB2_LOAD_BASE_ADDR 8 /* offset of load_base_addr in its tag */
+#define MB1_FLAGS_SYMBOLS (MB1_INFO_AOUT_SYMS | MB1_INFO_ELF_SHDR)
 
 static uint32_t padded(uint32_t size)
 {
@@ -48,13 +39,13 @@ static uint32_t copy_mb2_tags(uint8_t *dst, const uint8_t *info, uint64_t kernel
 	while (in + MB2_TAG_HEADER <= total) {
 		const uint8_t *tag = info + in;
 		uint32_t type = load_le32(tag), size = load_le32(tag + 4);
-		if (type == MB2_TAG_END)
+		if (type == MB2_INFO_TAG_END)
 			break;
 		in += padded(size);
-		if (type == MB2_TAG_ELF_SECTIONS)
+		if (type == MB2_INFO_TAG_ELF_SECTIONS)
 			continue; /* they described the packed image, not the kernel */
 		memcpy(dst + out, tag, size);
-		if (type == MB2_TAG_LOAD_BASE && size >= MB2_LOAD_BASE_ADDR + 4)
+		if (type == MB2_INFO_TAG_LOAD_BASE && size >= MB2_LOAD_BASE_ADDR + 4)
 			store_le32(dst + out + MB2_LOAD_BASE_ADDR, (uint32_t)kernel_phys);
 		out += padded(size);
 	}
@@ -77,7 +68,7 @@ static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
 	store_le32(dst + at + 4, bootinfo_tag);
 	memcpy(dst + at + MB2_TAG_HEADER, ctx->bootinfo, sizeof(*ctx->bootinfo));
 	at += padded(bootinfo_tag);
-	store_le32(dst + at, MB2_TAG_END);
+	store_le32(dst + at, MB2_INFO_TAG_END);
 	store_le32(dst + at + 4, MB2_TAG_HEADER);
 	at += MB2_TAG_HEADER;
 	store_le32(dst, at);
@@ -98,7 +89,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 	regs->ecx = (uint32_t)(uintptr_t)ctx->bootinfo;
 	regs->edx = KSLIDE_BOOT_MAGIC;
 	regs->esi = regs->edi = regs->ebp = 0;
-	if (env->loader_magic == MULTIBOOT2_BOOTLOADER_MAGIC)
+	if (env->loader_magic == MB2_BOOTLOADER_MAGIC)
 		return pass_mb2(ctx, regs);
 	uint8_t *info = (uint8_t *)(uintptr_t)env->loader_info;
 	store_le32(info, load_le32(info) & ~MB1_FLAGS_SYMBOLS);
@@ -106,7 +97,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 }
 
 const struct kernel_handoff handoff_multiboot = {
-	.name = "multiboot",
+	.name = KSLIDE_HANDOFF_MULTIBOOT_NAME,
 	.id = KSLIDE_HANDOFF_MULTIBOOT,
 	.enter = enter,
 };

@@ -6,17 +6,15 @@
 #include "boot/multiboot1.h"
 
 extern const uint32_t multiboot_header[];
-#define MB1_HEADER_LOAD_ADDR 4 /* words of the Multiboot header */
-#define MB1_HEADER_LOAD_END 5
 
 static uint64_t loaded_size(void)
 {
-	return multiboot_header[MB1_HEADER_LOAD_END] - multiboot_header[MB1_HEADER_LOAD_ADDR];
+	return multiboot_header[MB1_HEADER_LOAD_END / 4] - multiboot_header[MB1_HEADER_LOAD_ADDR / 4];
 }
 
 const struct boot_loader loader_multiboot1 = {
 	.name = "multiboot1",
-	.magic = MULTIBOOT1_BOOTLOADER_MAGIC,
+	.magic = MB1_BOOTLOADER_MAGIC,
 	.parse = multiboot1_parse,
 	.loaded_size = loaded_size,
 };

@@ -7,32 +7,15 @@
 #include "lib/errors.h"
 #include "lib/unaligned.h"
 
-#define MBI_FLAG_MEM (1u << 0)     /* mem_lower, mem_upper */
-#define MBI_FLAG_CMDLINE (1u << 2) /* cmdline */
-#define MBI_FLAG_MODS (1u << 3)    /* mods_count, mods_addr */
-#define MBI_FLAG_MMAP (1u << 6)    /* mmap_length, mmap_addr */
-#define MBI_FLAG_LOADER (1u << 9)  /* boot_loader_name */
-
-#define MBI_OFF_FLAGS 0
-#define MBI_OFF_MEM_UPPER 8
-#define MBI_OFF_CMDLINE 16
-#define MBI_OFF_MODS_COUNT 20
-#define MBI_OFF_MODS_ADDR 24
-#define MBI_OFF_MMAP_LENGTH 44
-#define MBI_OFF_MMAP_ADDR 48
-#define MBI_OFF_LOADER_NAME 64
-#define MBI_SIZE 116 /* through the framebuffer fields (flags bit 12) */
 #define MBI_MIN_SIZE 68 /* through boot_loader_name, the last field we read */
 
-#define MODULE_ENTRY_SIZE 16 /* mod_start, mod_end, string, reserved */
-#define MMAP_ENTRY_MIN 20    /* base_addr, length, type after the size field */
 #define ONE_MIB 0x100000u
 #define STRING_MAX 4096 /* longest command line or name we accept */
 
 static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
 {
-	uint32_t length = load_le32(info + MBI_OFF_MMAP_LENGTH);
-	uint32_t addr = load_le32(info + MBI_OFF_MMAP_ADDR);
+	uint32_t length = load_le32(info + MB1_INFO_MMAP_LENGTH);
+	uint32_t addr = load_le32(info + MB1_INFO_MMAP_ADDR);
 	const uint8_t *p = mem->read(mem->ctx, addr, length);
 	if (!p)
 		return KS_EFORMAT;
@@ -42,7 +25,7 @@ static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct
 		if (length - off < 4)
 			return KS_EFORMAT;
 		uint32_t size = load_le32(p + off);
-		if (size < MMAP_ENTRY_MIN || size > length - off - 4)
+		if (size < MB1_MMAP_ENTRY_MIN || size > length - off - 4)
 			return KS_EFORMAT;
 		const uint8_t *e = p + off + 4;
 		bootenv_add_map(env, load_le64(e), load_le64(e + 8), load_le32(e + 16));
@@ -54,7 +37,7 @@ static int parse_mmap(const struct phys_reader *mem, const uint8_t *info, struct
 /* Without a map, mem_upper (KiB above 1 MiB) describes the one range we may use. */
 static void parse_mem_upper(const uint8_t *info, struct boot_env *env)
 {
-	uint64_t upper = (uint64_t)load_le32(info + MBI_OFF_MEM_UPPER) * 1024;
+	uint64_t upper = (uint64_t)load_le32(info + MB1_INFO_MEM_UPPER) * 1024;
 	bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
 }
 
@@ -72,8 +55,8 @@ static int parse_string(const struct phys_reader *mem, uint32_t addr, struct boo
 
 static int parse_modules(const struct phys_reader *mem, const uint8_t *info, struct boot_env *env)
 {
-	uint32_t count = load_le32(info + MBI_OFF_MODS_COUNT);
-	uint32_t addr = load_le32(info + MBI_OFF_MODS_ADDR);
+	uint32_t count = load_le32(info + MB1_INFO_MODS_COUNT);
+	uint32_t addr = load_le32(info + MB1_INFO_MODS_ADDR);
 	env->modules_given = count;
 	if (count > BOOTENV_MODULES_MAX) {
 		env->why = "more modules than the stub can protect";
@@ -82,12 +65,12 @@ static int parse_modules(const struct phys_reader *mem, const uint8_t *info, str
 	/* "mods_count may be zero ... even if bit 3 of flags is set"; mods_addr then means nothing. */
 	if (count == 0)
 		return KS_OK;
-	const uint8_t *list = mem->read(mem->ctx, addr, (uint64_t)count * MODULE_ENTRY_SIZE);
+	const uint8_t *list = mem->read(mem->ctx, addr, (uint64_t)count * MB1_MODULE_SIZE);
 	if (!list)
 		return KS_EFORMAT;
-	int rc = bootenv_avoid(env, addr, (uint64_t)count * MODULE_ENTRY_SIZE);
+	int rc = bootenv_avoid(env, addr, (uint64_t)count * MB1_MODULE_SIZE);
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
-		const uint8_t *m = list + i * MODULE_ENTRY_SIZE;
+		const uint8_t *m = list + i * MB1_MODULE_SIZE;
 		struct kslide_module *mod = &env->modules[env->module_count++];
 		mod->start = load_le32(m);
 		mod->end = load_le32(m + 4);
@@ -109,26 +92,26 @@ int multiboot1_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 	const uint8_t *info = mem->read(mem->ctx, info_addr, MBI_MIN_SIZE);
 	if (!info)
 		return KS_EFORMAT;
-	int rc = bootenv_avoid(env, info_addr, MBI_SIZE);
-	uint32_t flags = load_le32(info + MBI_OFF_FLAGS);
+	int rc = bootenv_avoid(env, info_addr, MB1_INFO_SIZE);
+	uint32_t flags = load_le32(info + MB1_INFO_FLAGS);
 
-	if (rc == KS_OK && (flags & MBI_FLAG_MMAP)) {
+	if (rc == KS_OK && (flags & MB1_INFO_MMAP)) {
 		env->map_source = "mmap";
 		rc = parse_mmap(mem, info, env);
-	} else if (rc == KS_OK && (flags & MBI_FLAG_MEM)) {
+	} else if (rc == KS_OK && (flags & MB1_INFO_MEM)) {
 		env->map_source = "mem_upper";
 		parse_mem_upper(info, env);
 	}
-	if (rc == KS_OK && (flags & MBI_FLAG_CMDLINE)) {
+	if (rc == KS_OK && (flags & MB1_INFO_CMDLINE)) {
 		uint64_t len;
-		env->cmdline_phys = load_le32(info + MBI_OFF_CMDLINE);
+		env->cmdline_phys = load_le32(info + MB1_INFO_CMDLINE_ADDR);
 		rc = parse_string(mem, (uint32_t)env->cmdline_phys, env, &env->cmdline, &len);
 	}
-	if (rc == KS_OK && (flags & MBI_FLAG_MODS))
+	if (rc == KS_OK && (flags & MB1_INFO_MODS))
 		rc = parse_modules(mem, info, env);
-	if (rc == KS_OK && (flags & MBI_FLAG_LOADER)) {
+	if (rc == KS_OK && (flags & MB1_INFO_LOADER_NAME)) {
 		uint64_t len;
-		rc = parse_string(mem, load_le32(info + MBI_OFF_LOADER_NAME), env, &env->loader_name,
+		rc = parse_string(mem, load_le32(info + MB1_INFO_LOADER_NAME_ADDR), env, &env->loader_name,
 				  &len);
 	}
 	return rc;

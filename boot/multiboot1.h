@@ -5,8 +5,7 @@
 #include <stdint.h>
 
 #include "boot/bootenv.h"
-
-#define MULTIBOOT1_BOOTLOADER_MAGIC 0x2BADB002u /* in EAX at entry */
+#include "include/protocol/multiboot1.h"
 
 /*
  * Parse the info structure at physical address info_addr into env (which must be zeroed), and

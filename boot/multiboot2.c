@@ -14,33 +14,6 @@
 #include "lib/errors.h"
 #include "lib/unaligned.h"
 
-#define TAG_END 0
-#define TAG_CMDLINE 1
-#define TAG_LOADER_NAME 2
-#define TAG_MODULE 3
-#define TAG_BASIC_MEMINFO 4
-#define TAG_MMAP 6
-#define TAG_EFI32 11
-#define TAG_EFI64 12
-#define TAG_ACPI_OLD 14 /* a copy of the ACPI 1.0 RSDP */
-#define TAG_ACPI_NEW 15 /* a copy of the ACPI 2.0+ RSDP (the XSDP) */
-#define TAG_EFI_MMAP 17
-#define TAG_EFI_BS 18 /* "EFI boot services not terminated" */
-
-#define INFO_HEADER 8 /* total_size, reserved */
-#define TAG_HEADER 8  /* type, size */
-#define TAG_ALIGN 8
-
-/* Offsets inside tags. */
-#define STRING_AT 8      /* cmdline, boot loader name */
-#define MODULE_START 8   /* mod_start, mod_end, then the module's string */
-#define MODULE_STRING 16
-#define MEMINFO_UPPER 12 /* mem_lower, mem_upper (KiB above 1 MiB) */
-#define MAP_ENTRY_SIZE 8 /* mmap and EFI mmap: entry size, version, then the entries */
-#define MAP_ENTRIES 16
-
-#define MMAP_ENTRY_MIN 24 /* base_addr, length, type, reserved */
-
 /* UEFI 2.10, 7.2 EFI_BOOT_SERVICES.AllocatePages(): EFI_MEMORY_DESCRIPTOR and its types. */
 #define EFI_DESC_MIN 40 /* Type, pad, PhysicalStart, VirtualStart, NumberOfPages, Attribute */
 #define EFI_DESC_START 8
@@ -68,20 +41,20 @@ static int reject(struct boot_env *env, int rc, const char *why)
 static uint32_t min_size(uint32_t type)
 {
 	switch (type) {
-	case TAG_CMDLINE:
-	case TAG_LOADER_NAME:
-		return STRING_AT + 1;
-	case TAG_MODULE:
-		return MODULE_STRING + 1;
-	case TAG_BASIC_MEMINFO:
-	case TAG_MMAP:
-	case TAG_EFI64:
-	case TAG_EFI_MMAP:
+	case MB2_INFO_TAG_CMDLINE:
+	case MB2_INFO_TAG_LOADER_NAME:
+		return MB2_STRING_AT + 1;
+	case MB2_INFO_TAG_MODULE:
+		return MB2_MODULE_STRING + 1;
+	case MB2_INFO_TAG_BASIC_MEMINFO:
+	case MB2_INFO_TAG_MMAP:
+	case MB2_INFO_TAG_EFI64:
+	case MB2_INFO_TAG_EFI_MMAP:
 		return 16;
-	case TAG_EFI32:
+	case MB2_INFO_TAG_EFI32:
 		return 12;
 	}
-	return TAG_HEADER;
+	return MB2_TAG_HEADER;
 }
 
 /* The string from 'at' to the tag's end, or NULL if it has no NUL before then. */
@@ -98,12 +71,12 @@ static int parse_module(const uint8_t *tag, uint32_t size, uint64_t tag_phys, st
 	/* Counted to the end, so that the refusal can say how many there were. */
 	if (++env->modules_given > BOOTENV_MODULES_MAX)
 		return KS_OK;
-	if (!tag_string(tag, MODULE_STRING, size))
+	if (!tag_string(tag, MB2_MODULE_STRING, size))
 		return reject(env, KS_EFORMAT, "module string not terminated inside its tag");
 	struct kslide_module *mod = &env->modules[env->module_count++];
-	mod->start = load_le32(tag + MODULE_START);
-	mod->end = load_le32(tag + MODULE_START + 4);
-	mod->cmdline = tag_phys + MODULE_STRING;
+	mod->start = load_le32(tag + MB2_MODULE_START);
+	mod->end = load_le32(tag + MB2_MODULE_START + 4);
+	mod->cmdline = tag_phys + MB2_MODULE_STRING;
 	if (mod->end < mod->start)
 		return reject(env, KS_EFORMAT, "module ends before it starts");
 	return bootenv_avoid(env, mod->start, mod->end - mod->start);
@@ -116,38 +89,38 @@ static int note_tag(const uint8_t *tag, uint32_t off, uint64_t tag_phys, struct 
 	uint32_t type = load_le32(tag), size = load_le32(tag + 4);
 	uint32_t *first = NULL;
 	switch (type) {
-	case TAG_MODULE:
+	case MB2_INFO_TAG_MODULE:
 		return parse_module(tag, size, tag_phys, env);
-	case TAG_EFI32:
+	case MB2_INFO_TAG_EFI32:
 		env->efi_system_table = load_le32(tag + 8);
 		env->efi_bits = 32;
 		break;
-	case TAG_EFI64:
+	case MB2_INFO_TAG_EFI64:
 		env->efi_system_table = load_le64(tag + 8);
 		env->efi_bits = 64;
 		break;
-	case TAG_EFI_BS:
+	case MB2_INFO_TAG_EFI_BS:
 		env->efi_boot_services = true;
 		break;
-	case TAG_CMDLINE:
+	case MB2_INFO_TAG_CMDLINE:
 		first = &t->cmdline;
 		break;
-	case TAG_LOADER_NAME:
+	case MB2_INFO_TAG_LOADER_NAME:
 		first = &t->loader_name;
 		break;
-	case TAG_BASIC_MEMINFO:
+	case MB2_INFO_TAG_BASIC_MEMINFO:
 		first = &t->meminfo;
 		break;
-	case TAG_MMAP:
+	case MB2_INFO_TAG_MMAP:
 		first = &t->mmap;
 		break;
-	case TAG_EFI_MMAP:
+	case MB2_INFO_TAG_EFI_MMAP:
 		first = &t->efi_mmap;
 		break;
-	case TAG_ACPI_OLD:
+	case MB2_INFO_TAG_ACPI_OLD:
 		first = &t->acpi_old;
 		break;
-	case TAG_ACPI_NEW:
+	case MB2_INFO_TAG_ACPI_NEW:
 		first = &t->acpi_new;
 		break;
 	}
@@ -160,22 +133,22 @@ static int note_tag(const uint8_t *tag, uint32_t off, uint64_t tag_phys, struct 
 static int map_entries(const uint8_t *tag, uint32_t min_entry, struct boot_env *env,
 		       uint32_t *count)
 {
-	uint32_t size = load_le32(tag + 4), entry = load_le32(tag + MAP_ENTRY_SIZE);
+	uint32_t size = load_le32(tag + 4), entry = load_le32(tag + MB2_MAP_ENTRY_SIZE);
 	if (entry < min_entry)
 		return reject(env, KS_EFORMAT,
 			      "memory map entries smaller than the specification's");
-	if ((size - MAP_ENTRIES) % entry)
+	if ((size - MB2_MAP_ENTRIES) % entry)
 		return reject(env, KS_EFORMAT, "memory map tag ends inside an entry");
-	*count = (size - MAP_ENTRIES) / entry;
+	*count = (size - MB2_MAP_ENTRIES) / entry;
 	return KS_OK;
 }
 
 static int parse_mmap(const uint8_t *tag, struct boot_env *env)
 {
-	uint32_t count = 0, entry = load_le32(tag + MAP_ENTRY_SIZE);
-	int rc = map_entries(tag, MMAP_ENTRY_MIN, env, &count);
+	uint32_t count = 0, entry = load_le32(tag + MB2_MAP_ENTRY_SIZE);
+	int rc = map_entries(tag, MB2_MMAP_ENTRY_MIN, env, &count);
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
-		const uint8_t *e = tag + MAP_ENTRIES + i * entry;
+		const uint8_t *e = tag + MB2_MAP_ENTRIES + i * entry;
 		bootenv_add_map(env, load_le64(e), load_le64(e + 8), load_le32(e + 16));
 	}
 	return rc;
@@ -217,10 +190,10 @@ static void add_joined(struct boot_env *env, uint64_t base, uint64_t length, uin
 
 static int parse_efi_mmap(const uint8_t *tag, struct boot_env *env)
 {
-	uint32_t count = 0, entry = load_le32(tag + MAP_ENTRY_SIZE);
+	uint32_t count = 0, entry = load_le32(tag + MB2_MAP_ENTRY_SIZE);
 	int rc = map_entries(tag, EFI_DESC_MIN, env, &count);
 	for (uint32_t i = 0; i < count && rc == KS_OK; i++) {
-		const uint8_t *d = tag + MAP_ENTRIES + i * entry;
+		const uint8_t *d = tag + MB2_MAP_ENTRIES + i * entry;
 		uint64_t base = load_le64(d + EFI_DESC_START), pages = load_le64(d + EFI_DESC_PAGES);
 		if (pages > (UINT64_MAX - base) >> EFI_PAGE_SHIFT)
 			return reject(env, KS_EFORMAT,
@@ -235,15 +208,15 @@ static int parse_strings(const uint8_t *info, uint32_t info_addr, const struct t
 {
 	if (t->cmdline) {
 		const uint8_t *tag = info + t->cmdline;
-		env->cmdline = tag_string(tag, STRING_AT, load_le32(tag + 4));
+		env->cmdline = tag_string(tag, MB2_STRING_AT, load_le32(tag + 4));
 		if (!env->cmdline)
 			return reject(env, KS_EFORMAT,
 				      "command line not terminated inside its tag");
-		env->cmdline_phys = (uint64_t)info_addr + t->cmdline + STRING_AT;
+		env->cmdline_phys = (uint64_t)info_addr + t->cmdline + MB2_STRING_AT;
 	}
 	if (t->loader_name) {
 		const uint8_t *tag = info + t->loader_name;
-		env->loader_name = tag_string(tag, STRING_AT, load_le32(tag + 4));
+		env->loader_name = tag_string(tag, MB2_STRING_AT, load_le32(tag + 4));
 		if (!env->loader_name)
 			return reject(env, KS_EFORMAT,
 				      "boot loader name not terminated inside its tag");
@@ -264,7 +237,7 @@ static int parse_map(const uint8_t *info, const struct tags *t, struct boot_env 
 	}
 	if (t->meminfo) {
 		env->map_source = "meminfo";
-		uint64_t upper = (uint64_t)load_le32(info + t->meminfo + MEMINFO_UPPER) * 1024;
+		uint64_t upper = (uint64_t)load_le32(info + t->meminfo + MB2_MEMINFO_UPPER) * 1024;
 		bootenv_add_map(env, ONE_MIB, upper, KSLIDE_MEM_USABLE);
 	}
 	return KS_OK;
@@ -274,37 +247,37 @@ static int parse_map(const uint8_t *info, const struct tags *t, struct boot_env 
 static int walk(const uint8_t *info, uint32_t info_addr, uint32_t total, struct tags *t,
 		struct boot_env *env)
 {
-	for (uint32_t off = INFO_HEADER;;) {
-		if (total - off < TAG_HEADER)
+	for (uint32_t off = MB2_INFO_HEADER;;) {
+		if (total - off < MB2_TAG_HEADER)
 			return reject(env, KS_EFORMAT, "tags end without an end tag");
 		const uint8_t *tag = info + off;
 		uint32_t type = load_le32(tag), size = load_le32(tag + 4);
-		if (size < TAG_HEADER)
+		if (size < MB2_TAG_HEADER)
 			return reject(env, KS_EFORMAT, "tag smaller than its own header");
 		if (size > total - off)
 			return reject(env, KS_EFORMAT,
 				      "tag runs past the end of the boot information");
 		if (size < min_size(type))
 			return reject(env, KS_EFORMAT, "tag too short for its type");
-		if (type == TAG_END)
+		if (type == MB2_INFO_TAG_END)
 			return KS_OK;
 		int rc = note_tag(tag, off, (uint64_t)info_addr + off, t, env);
 		if (rc != KS_OK)
 			return rc;
 		/* total and off are multiples of 8, so the padded size still fits. */
-		off += (size + TAG_ALIGN - 1) & ~(uint32_t)(TAG_ALIGN - 1);
+		off += (size + MB2_TAG_ALIGN - 1) & ~(uint32_t)(MB2_TAG_ALIGN - 1);
 	}
 }
 
 int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct boot_env *env)
 {
-	const uint8_t *head = mem->read(mem->ctx, info_addr, INFO_HEADER);
+	const uint8_t *head = mem->read(mem->ctx, info_addr, MB2_INFO_HEADER);
 	if (!head)
 		return reject(env, KS_EFORMAT, "boot information unreadable");
 	uint32_t total = load_le32(head);
-	if (info_addr % TAG_ALIGN || total % TAG_ALIGN)
+	if (info_addr % MB2_TAG_ALIGN || total % MB2_TAG_ALIGN)
 		return reject(env, KS_EFORMAT, "boot information not 8-byte aligned");
-	if (total < INFO_HEADER + TAG_HEADER)
+	if (total < MB2_INFO_HEADER + MB2_TAG_HEADER)
 		return reject(env, KS_EFORMAT, "boot information too short for an end tag");
 	const uint8_t *info = mem->read(mem->ctx, info_addr, total);
 	if (!info)
@@ -322,8 +295,8 @@ int multiboot2_parse(const struct phys_reader *mem, uint32_t info_addr, struct b
 		rc = parse_map(info, &t, env);
 	uint32_t acpi = t.acpi_new ? t.acpi_new : t.acpi_old;
 	if (acpi) { /* the RSDP copy is the tag's payload; the walk checked its size */
-		env->acpi_rsdp_copy = (uint64_t)info_addr + acpi + TAG_HEADER;
-		env->acpi_rsdp_size = load_le32(info + acpi + 4) - TAG_HEADER;
+		env->acpi_rsdp_copy = (uint64_t)info_addr + acpi + MB2_TAG_HEADER;
+		env->acpi_rsdp_size = load_le32(info + acpi + 4) - MB2_TAG_HEADER;
 	}
 	if (rc == KS_ENOSPC && !env->why)
 		env->why = "too many ranges to avoid";

@@ -5,8 +5,7 @@
 #include <stdint.h>
 
 #include "boot/bootenv.h"
-
-#define MULTIBOOT2_BOOTLOADER_MAGIC 0x36d76289u /* in EAX at entry */
+#include "include/protocol/multiboot2.h"
 
 /*
  * Parse the tag list at physical address info_addr into env (which must be zeroed), and list

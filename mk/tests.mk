@@ -17,6 +17,11 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOST_LDFLAGS) $^ -lcmocka -lm $(HOST_TEST_LIBS) -o $@
 
+# kslide-pack's packing policy, with the ELF reader it asks where code lies.
+$(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, policy.o \
+	base_window.o kernel_limits.o fail.o kernel_elf.o emit_relocs.o dynamic_relocs.o \
+	kernel_shape.o gotpcrelx.o)
+$(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).
@@ -28,9 +33,12 @@ $(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi/acpi_aml.o
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
-$(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o
+# The recount finds the image's load address by its container's reader (tools/pack/).
+STAT_CONTAINER_OBJS := $(addprefix $(BUILD)/host/tools/pack/, containers.o container_multiboot.o \
+	multiboot_header.o fail.o)
+$(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
-	$(BUILD)/host/tools/stat/layout.o
+	$(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 
 .PHONY: unit
 #: host unit tests (cmocka, ASan/UBSan)
@@ -200,7 +208,9 @@ fuzz-smoke: $(FUZZ_BINS)
 UNIFORMITY := $(BUILD)/host/tests/uniformity
 # kslide-stat's statistics and slot recount, so the stages judge as the tool does.
 $(UNIFORMITY): $(addprefix $(BUILD)/tool/, tests/boot/uniformity.o tools/stat/stats.o \
-		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o) $(LIB_TOOL_OBJS)
+		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o tools/pack/containers.o \
+		tools/pack/container_multiboot.o tools/pack/multiboot_header.o tools/pack/fail.o) \
+		$(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lgsl -lgslcblas -lm -o $@
 
@@ -210,5 +220,6 @@ CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
 # The packer's early relocations (tools/pack/early_relocs.c): libzstd makes the frames they
 # are classified against, lib/'s decoder watched by the packer's own build decodes them.
 $(BUILD)/host/tests/test_early_relocs: $(addprefix $(BUILD)/host/tools/pack/, early_relocs.o \
-	zstd_observed.o image_writer.o multiboot_header.o compress.o fail.o)
+	zstd_observed.o image_writer.o containers.o container_multiboot.o multiboot_header.o \
+	compress.o fail.o)
 $(BUILD)/host/tests/test_early_relocs: HOST_TEST_LIBS += -lzstd -llz4

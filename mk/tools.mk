@@ -19,7 +19,8 @@ $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 # bzImage (--linux) with the packer's reader, so it links the packer's objects and libraries.
 STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
 	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
-	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o tools/stat/linux_kaslr.o) \
+	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o tools/stat/linux_kaslr.o \
+	tools/stat/subject.o) \
 	$(PACK_LIB_OBJS)
 STAT_LIBS = -lcairo -lgsl -lgslcblas -lm $(TOOL_LIBS)
 

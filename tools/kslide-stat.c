@@ -25,6 +25,7 @@
 #include "tools/stat/samples.h"
 #include "tools/stat/seed.h"
 #include "tools/stat/stats.h"
+#include "tools/stat/subject.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -38,10 +39,6 @@
 #define APPEND_MAX	4096
 /* Linux on the serial port, quiet, and QEMU ended if it panics (mk/linux.mk's LINUX_CMDLINE). */
 #define LINUX_APPEND "console=ttyS0 quiet panic=-1"
-/* Where QEMU's Linux loader (as boot.rst asks of any loader of a bzImage) puts the
- * protected-mode kernel, which Linux's decompressor starts from. */
-#define BZIMAGE_LOAD_ADDRESS 0x100000u
-#define BZIMAGE_MAX_BYTES    (256u << 20)
 /* The exit status when the figures condemn the image (see EXIT STATUS in the man page). */
 #define EXIT_VERDICT 3
 
@@ -134,6 +131,49 @@ enum {
 	OPT_LINUX
 };
 
+/* An option with a bounded value: -n, -j, --timeout, --random, and --qemu-arg's count.
+ * 0, or 1 after a message. */
+static int parse_bounded(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case 'n':
+		if (parse_count(arg, 10000000, &o->boots))
+			return error(NULL, "-n: '%s' is not a count of boots", arg);
+		return 0;
+	case 'j':
+		if (parse_count(arg, 64, &o->jobs))
+			return error(NULL, "-j: '%s' is not between 1 and 64", arg);
+		return 0;
+	case OPT_QEMU_ARG:
+		if (o->extra_count == EXTRA_MAX)
+			return error(NULL, "too many --qemu-arg (at most %d)", EXTRA_MAX);
+		o->extra[o->extra_count++] = arg;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_count(arg, 86400, &o->timeout))
+			return error(NULL, "--timeout: '%s' is not a number of seconds", arg);
+		return 0;
+	}
+	if (parse_count(arg, 65536, &o->random))
+		return error(NULL, "--random: '%s' is not between 1 and 65536", arg);
+	return 0;
+}
+
+/* Options that make no sense together. 0, or 2 (a usage error) after a message. */
+static int check_combination(const struct options *o)
+{
+	if (o->random_out && !o->random && !o->from)
+		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
+		       1;
+	if (o->linux_own && o->random)
+		return error(NULL, "--random asks kslide's stub; --linux boots no stub") + 1;
+	if (o->linux_own && !o->initrd && !o->from)
+		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
+				   "the kernel runs (tests/linux/init.c)") +
+		       1;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
@@ -167,37 +207,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, "n:j:m:f:hV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_count(optarg, 10000000, &o->boots))
-				return error(NULL, "-n: '%s' is not a count of boots", optarg) + 1;
-			break;
 		case 'j':
-			if (parse_count(optarg, 64, &o->jobs))
-				return error(NULL, "-j: '%s' is not between 1 and 64", optarg) + 1;
+		case OPT_QEMU_ARG:
+		case OPT_TIMEOUT:
+		case OPT_RANDOM:
+			if (parse_bounded(c, optarg, o))
+				return 2;
 			break;
 		case OPT_ARCH: o->arch = optarg; break;
 		case OPT_CPU: o->cpu = optarg; break;
 		case 'm': o->memory = optarg; break;
 		case OPT_APPEND: o->append = optarg; break;
-		case OPT_QEMU_ARG:
-			if (o->extra_count == EXTRA_MAX)
-				return error(NULL, "too many --qemu-arg (at most %d)", EXTRA_MAX) +
-				       1;
-			o->extra[o->extra_count++] = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_count(optarg, 86400, &o->timeout))
-				return error(NULL, "--timeout: '%s' is not a number of seconds",
-					     optarg) +
-				       1;
-			break;
 		case 'f': o->from = optarg; break;
 		case OPT_BASES_OUT: o->bases_out = optarg; break;
-		case OPT_RANDOM:
-			if (parse_count(optarg, 65536, &o->random))
-				return error(NULL, "--random: '%s' is not between 1 and 65536",
-					     optarg) +
-				       1;
-			break;
 		case OPT_RANDOM_OUT: o->random_out = optarg; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
@@ -213,16 +235,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 2;
 	}
 	o->image = argv[optind];
-	if (o->random_out && !o->random && !o->from)
-		return error(NULL, "--random-out needs --random N (or --from a file with them)") +
-		       1;
-	if (o->linux_own && o->random)
-		return error(NULL, "--random asks kslide's stub; --linux boots no stub") + 1;
-	if (o->linux_own && !o->initrd && !o->from)
-		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
-				   "the kernel runs (tests/linux/init.c)") +
-		       1;
-	return 0;
+	return check_combination(o);
 }
 
 /* A file written under a temporary name and renamed into place when everything worked. */
@@ -265,59 +278,14 @@ static void out_discard(struct out_file *o)
 	}
 }
 
-/* What IMAGE is: a packed image, or with --linux a bzImage whose own KASLR is measured. */
-struct subject {
-	bool linux_own;
-	bool linux_kernel; /* Linux runs: a bzImage, or a packed image with the Linux handoff */
-	bool x86_64;
-	struct kslide_image_header h; /* a packed image's */
-	struct mem_span loaded;	      /* where the packed image lies */
-	struct linux_kaslr k;	      /* a bzImage's */
-};
-
-/* The bzImage's facts for linux_kaslr.h: its setup header, payload and vmlinux. */
-static int read_bzimage(const char *path, struct linux_kaslr *k)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return error(path, "%s", strerror(errno));
-	uint8_t *file = malloc(BZIMAGE_MAX_BYTES);
-	size_t len = file ? fread(file, 1, BZIMAGE_MAX_BYTES, f) : 0;
-	fclose(f);
-	if (!file)
-		return error(NULL, "out of memory");
-	struct linux_image li;
-	struct kernel_elf elf;
-	char why[512];
-	int rc = linux_image_read(file, len, &li, &elf, why, sizeof(why));
-	free(file);
-	if (rc)
-		return error(path, "%s", why);
-	*k = (struct linux_kaslr){
-		.x86_64 = elf.arch == KSLIDE_ARCH_X86_64,
-		.align = li.header.kernel_alignment,
-		.load_physical = li.header.pref_address,
-		.init_size = li.header.init_size,
-		.payload_length = li.header.payload_length,
-		.output_len = li.payload_bytes,
-		.kernel_total_size = elf.mem_size,
-		.kernel_map = elf.link_virt - elf.link_phys,
-		.loaded_at = BZIMAGE_LOAD_ADDRESS,
-	};
-	kernel_elf_free(&elf);
-	if (!k->align || k->align & (k->align - 1))
-		return error(path, "kernel_alignment 0x%llx is not a power of two",
-			     (unsigned long long)k->align);
-	return 0;
-}
-
 static int read_subject(const struct options *o, struct subject *sub)
 {
 	memset(sub, 0, sizeof(*sub));
 	sub->linux_own = o->linux_own;
 	if (o->linux_own) {
-		if (read_bzimage(o->image, &sub->k))
-			return 1;
+		char err[512];
+		if (subject_read_bzimage(o->image, &sub->k, err, sizeof(err)))
+			return error(NULL, "%s", err);
 		sub->linux_kernel = true;
 		sub->x86_64 = sub->k.x86_64;
 		return 0;
@@ -394,67 +362,6 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 	if (out.failed)
 		error(o->image, "%zu of %zu boots failed; first: %s", out.failed, o->boots,
 		      out.first_failure);
-	return 0;
-}
-
-/*
- * The slots each base is drawn from, and the recount that checks the stub's figure. Bases are
- * measured over the recount when there is one: it is the layout itself, while a stub's wrong
- * count would otherwise put a base in the slots it left out "outside" and hide the finding
- * that explains it (the count, reported by findings()).
- */
-static void slot_sets(const struct subject *sub, const struct samples *s, struct slot_set *phys,
-		      struct slot_set *virt, struct report *r)
-{
-	const struct kslide_image_header *h = &sub->h;
-	const struct base_line *b = &s->first;
-	struct slot_set recount;
-	r->phys.slots_stub = b->slots;
-	r->virt.slots_stub = b->vslots;
-	r->phys.recount_from = "image header";
-	layout_contiguous(h->phys_min, h->align, b->slots, phys);
-	if (s->has_usable) {
-		/* what the loader placed, which the stub avoids: the image and the initrd */
-		struct mem_span avoid[] = {sub->loaded, s->initrd};
-		layout_phys_from_map(h, s->usable, s->usable_count, avoid, 1 + s->initrd_count,
-				     &recount);
-		r->phys.recount_from = "header + kernel's memory map";
-		r->phys.slots_recount = recount.total;
-		if (recount.total > 0)
-			*phys = recount;
-	}
-	r->virt.follows_physical = !b->has_vslots;
-	if (b->has_vslots) {
-		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
-		layout_virt_from_header(h, &recount);
-		r->virt.slots_recount = recount.total;
-		if (recount.total > 0)
-			*virt = recount;
-	} else {
-		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
-		r->virt.slots_recount = r->phys.slots_recount;
-	}
-}
-
-/* A kernel's own KASLR: the slots of Linux's model over the memory map init reported. */
-static int linux_slot_sets(const struct subject *sub, const struct samples *s,
-			   struct slot_set *phys, struct slot_set *virt, struct report *r)
-{
-	if (!s->has_usable)
-		return error(NULL,
-			     "no \"kslide-linux: usable=\" line: Linux's physical slots "
-			     "cannot be modelled without the memory map (tests/linux/init.c)");
-	linux_kaslr_phys_slots(&sub->k, s->usable, s->usable_count, &s->initrd, s->initrd_count,
-			       phys);
-	r->virt.follows_physical = !sub->k.x86_64;
-	if (sub->k.x86_64)
-		linux_kaslr_virt_slots(&sub->k, virt);
-	else
-		layout_shift(phys, sub->k.kernel_map, virt);
-	r->phys.slots_stub = phys->total;
-	r->virt.slots_stub = virt->total;
-	r->phys.recount_from =
-		"Linux's KASLR model: setup header, vmlinux, the kernel's memory map";
 	return 0;
 }
 
@@ -573,10 +480,12 @@ int main(int argc, char **argv)
 
 	struct slot_set phys, virt;
 	uint64_t *pi = NULL, *vi = NULL;
+	char err[512];
 	if (rc == 0 && sub.linux_own)
-		rc = linux_slot_sets(&sub, &s, &phys, &virt, &r);
+		rc = subject_linux_slot_sets(&sub, &s, &phys, &virt, &r, err, sizeof(err)) ?
+			     error(NULL, "%s", err) : 0;
 	else if (rc == 0)
-		slot_sets(&sub, &s, &phys, &virt, &r);
+		subject_slot_sets(&sub, &s, &phys, &virt, &r);
 	if (rc == 0) {
 		pi = malloc(s.n * sizeof(*pi));
 		vi = malloc(s.n * sizeof(*vi));

@@ -6,19 +6,18 @@
  * The graphics fields are zero; kslide-pack fills them (and sets flags bit 2) when a packed
  * Multiboot kernel asks its loader for a video mode.
  */
-#define MULTIBOOT_MAGIC 0x1BADB002
-#define MULTIBOOT_PAGE_ALIGN (1 << 0)  /* modules page aligned */
-#define MULTIBOOT_MEMORY_INFO (1 << 1) /* we want mem_* and the memory map */
-#define MULTIBOOT_AOUT_KLUDGE (1 << 16) /* load by the address fields below, not as ELF */
-#define MULTIBOOT_FLAGS (MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO | MULTIBOOT_AOUT_KLUDGE)
+#include "include/protocol/multiboot1.h"
+
+/* Page-aligned modules, mem_* and the memory map, loaded by the address fields below. */
+#define MULTIBOOT_FLAGS (MB1_PAGE_ALIGN | MB1_MEMORY_INFO | MB1_AOUT_KLUDGE)
 
 	.section .multiboot, "a"
 	.p2align 2
 	.globl multiboot_header
 multiboot_header:
-	.long MULTIBOOT_MAGIC
+	.long MB1_HEADER_MAGIC
 	.long MULTIBOOT_FLAGS
-	.long -(MULTIBOOT_MAGIC + MULTIBOOT_FLAGS)
+	.long -(MB1_HEADER_MAGIC + MULTIBOOT_FLAGS)
 	.long multiboot_header /* header_addr */
 	.long _image_start     /* load_addr */
 	.long _stub_end        /* load_end_addr: kslide-pack extends it over the payload */

@@ -12,35 +12,27 @@
  * moves the end tag after them (header_length and checksum follow).
  */
 #include "include/kslide/image.h"
-
-#define MULTIBOOT2_MAGIC 0xE85250D6
-#define MULTIBOOT2_ARCH_I386 0 /* 32-bit protected mode */
-#define MB2_TAG_END 0
-#define MB2_TAG_INFO_REQUEST 1
-#define MB2_TAG_ADDRESS 2
-#define MB2_TAG_ENTRY 3
-#define MB2_TAG_MODULE_ALIGN 6
-#define MB2_INFO_MMAP 6 /* the memory map: without it the stub cannot place the kernel */
+#include "include/protocol/multiboot2.h"
 
 	.section .multiboot2, "a"
 	.p2align 3
 	.globl multiboot2_header
 multiboot2_header:
-	.long MULTIBOOT2_MAGIC
-	.long MULTIBOOT2_ARCH_I386
+	.long MB2_HEADER_MAGIC
+	.long MB2_ARCH_I386
 	.long multiboot2_header_end - multiboot2_header
-	.long 0x100000000 - (MULTIBOOT2_MAGIC + MULTIBOOT2_ARCH_I386 + \
+	.long 0x100000000 - (MB2_HEADER_MAGIC + MB2_ARCH_I386 + \
 		(multiboot2_header_end - multiboot2_header))
 
 	.p2align 3
-	.short MB2_TAG_INFO_REQUEST, 0 /* not optional: refuse to boot without a map */
+	.short MB2_HEADER_TAG_INFO_REQUEST, 0 /* not optional: refuse to boot without a map */
 	.long 12
-	.long MB2_INFO_MMAP
+	.long MB2_INFO_TAG_MMAP /* the memory map: without it no kernel can be placed */
 
 	.p2align 3
 	.globl multiboot2_address_tag
 multiboot2_address_tag:
-	.short MB2_TAG_ADDRESS, 0
+	.short MB2_HEADER_TAG_ADDRESS, 0
 	.long 24
 	.long multiboot2_header /* header_addr */
 	.long _image_start      /* load_addr */
@@ -48,17 +40,17 @@ multiboot2_address_tag:
 	.long _stub_end         /* bss_end_addr: likewise */
 
 	.p2align 3
-	.short MB2_TAG_ENTRY, 0
+	.short MB2_HEADER_TAG_ENTRY, 0
 	.long 12
 	.long stub_entry
 
 	/* Page-aligned modules; GRUB aligns them anyway, other loaders may not. */
 	.p2align 3
-	.short MB2_TAG_MODULE_ALIGN, 0
+	.short MB2_HEADER_TAG_MODULE_ALIGN, 0
 	.long 8
 
 	.p2align 3
-	.short MB2_TAG_END, 0
+	.short MB2_HEADER_TAG_END, 0
 	.long 8
 multiboot2_header_end:
 	.skip KSLIDE_MB2_KERNEL_TAGS_ROOM

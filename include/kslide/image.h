@@ -31,6 +31,19 @@
 #define KSLIDE_HANDOFF_KSLIDE 1    /* "kslide": struct kslide_bootinfo (include/kslide/bootinfo.h) */
 #define KSLIDE_HANDOFF_MULTIBOOT 2 /* "multiboot": the loader's own Multiboot info, passed on */
 #define KSLIDE_HANDOFF_LINUX 3     /* "linux": Linux's boot protocol, a zero page */
+#define KSLIDE_HANDOFF_KSLIDE_NAME "kslide"
+#define KSLIDE_HANDOFF_MULTIBOOT_NAME "multiboot"
+#define KSLIDE_HANDOFF_LINUX_NAME "linux"
+
+/* Every handoff once, X(id, name, what the kernel gets): kslide-pack's --handoff table; each
+ * boot/handoff_*.c names itself with its _NAME. A new handoff is a line here. */
+#define KSLIDE_HANDOFF_LIST(X)                                                                   \
+	X(KSLIDE_HANDOFF_KSLIDE, KSLIDE_HANDOFF_KSLIDE_NAME,                                     \
+	  "kslide's boot info (include/kslide/bootinfo.h)")                                      \
+	X(KSLIDE_HANDOFF_MULTIBOOT, KSLIDE_HANDOFF_MULTIBOOT_NAME,                               \
+	  "the loader's own Multiboot info (include/kslide/multiboot.h)")                        \
+	X(KSLIDE_HANDOFF_LINUX, KSLIDE_HANDOFF_LINUX_NAME,                                       \
+	  "Linux's boot protocol, a zero page around a bzImage's setup header")
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -762,6 +762,16 @@ expect_fail "--handoff multiboot for an x86-64 kernel" \
 	"--handoff multiboot takes i386 (ELF32) kernels only" --handoff multiboot "$B/x86_64/kernel.elf"
 expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
 	--handoff linus "$G"
+expect_fail "--format of an unknown name" \
+	"unknown container 'pe' for --format (known: multiboot)" --format pe "$G"
+if "$PACK" --format multiboot -o "$T/format.img" "$G" 2>"$T/stderr" &&
+	"$PACK" -o "$T/default.img" "$G" 2>/dev/null && cmp -s "$T/format.img" "$T/default.img" &&
+	"$PACK" --help | grep -q -- '--format NAME .*(default multiboot)' &&
+	"$PACK" --help | grep -q '^  *multiboot  flat, for Multiboot 1 and 2 loaders'; then
+	ok "--format multiboot is the default, and --help names it"
+else
+	not_ok "--format multiboot" "refused, not the default's bytes, or missing from --help"
+fi
 if "$PACK" "$G" >/dev/null 2>"$T/stderr"; [ $? -eq 1 ] && grep -q 'no output file: give -o OUT' "$T/stderr"; then
 	ok "no -o: $(head -n 1 "$T/stderr")"
 else

@@ -58,7 +58,7 @@ static void test_every_field_of_a_2_15_header_is_read(void **state)
 	assert_int_equal(bzimage_parse(file, sizeof(file), &h, err, sizeof(err)), 0);
 	assert_int_equal(h.version, 0x020f);
 	assert_int_equal(h.setup_sects, SETUP_SECTS);
-	assert_int_equal(h.loadflags, BZIMAGE_LOADED_HIGH);
+	assert_int_equal(h.loadflags, LOADFLAGS_LOADED_HIGH);
 	assert_int_equal(h.initrd_addr_max, 0x7fffffff);
 	assert_int_equal(h.kernel_alignment, 0x1000000);
 	assert_int_equal(h.relocatable_kernel, 1);

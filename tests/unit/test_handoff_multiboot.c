@@ -125,9 +125,9 @@ static void test_multiboot1_in_place(void **state)
 	memcpy(before, info, sizeof(before));
 	lent_memory = NULL;
 	struct fixture *f = (struct fixture *)(void *)low();
-	setup(f, MULTIBOOT1_BOOTLOADER_MAGIC, info, cmdline);
+	setup(f, MB1_BOOTLOADER_MAGIC, info, cmdline);
 	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
-	expect_registers(f, MULTIBOOT1_BOOTLOADER_MAGIC, addr32(info));
+	expect_registers(f, MB1_BOOTLOADER_MAGIC, addr32(info));
 	/* The symbol fields described the packed image: their flags go, nothing else changes. */
 	assert_int_equal(load_le32(info), flags & ~MB1_FLAGS_SYMBOLS);
 	assert_memory_equal(info + 4, before + 4, sizeof(before) - 4);
@@ -170,9 +170,9 @@ static void test_multiboot2_copy(void **state)
 
 	lent_memory = copy;
 	struct fixture *f = (struct fixture *)(void *)low();
-	setup(f, MULTIBOOT2_BOOTLOADER_MAGIC, info, (char *)info + cmdline_at);
+	setup(f, MB2_BOOTLOADER_MAGIC, info, (char *)info + cmdline_at);
 	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
-	expect_registers(f, MULTIBOOT2_BOOTLOADER_MAGIC, addr32(copy));
+	expect_registers(f, MB2_BOOTLOADER_MAGIC, addr32(copy));
 
 	/* The copy: no ELF sections, the command line stripped, the load base moved, the map as
 	 * the loader wrote it, kslide's tag last before the end tag. */
@@ -227,7 +227,7 @@ static void test_multiboot2_no_memory(void **state)
 	store_le32(info, at);
 	lent_memory = NULL;
 	struct fixture *f = (struct fixture *)(void *)low();
-	setup(f, MULTIBOOT2_BOOTLOADER_MAGIC, info, NULL);
+	setup(f, MB2_BOOTLOADER_MAGIC, info, NULL);
 	assert_int_not_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
 	assert_non_null(f->ctx.why);
 	assert_int_equal(lend_calls, 1);

@@ -5,35 +5,11 @@
  */
 #include <string.h>
 
+#include "include/protocol/linux_boot.h"
 #include "tools/pack/bzimage.h"
 #include "tools/pack/fail.h"
 
 #define SECTOR_BYTES 512u
-#define SETUP_SECTS_LEGACY 4u /* setup_sects 0 means 4 (boot.rst, note 1) */
-#define BOOT_FLAG 0xAA55u
-#define HEADER_MAGIC 0x53726448u /* "HdrS" */
-#define SHORT_JUMP_OPCODE 0xEBu
-
-/* Field offsets in the file (boot.rst). */
-#define OFF_SETUP_SECTS 0x1f1
-#define OFF_BOOT_FLAG 0x1fe
-#define OFF_JUMP 0x200
-#define OFF_HEADER 0x202
-#define OFF_VERSION 0x206
-#define OFF_LOADFLAGS 0x211
-#define OFF_INITRD_ADDR_MAX 0x22c
-#define OFF_KERNEL_ALIGNMENT 0x230
-#define OFF_RELOCATABLE 0x234
-#define OFF_MIN_ALIGNMENT 0x235
-#define OFF_XLOADFLAGS 0x236
-#define OFF_CMDLINE_SIZE 0x238
-#define OFF_PAYLOAD_OFFSET 0x248
-#define OFF_PAYLOAD_LENGTH 0x24c
-#define OFF_PREF_ADDRESS 0x258
-#define OFF_INIT_SIZE 0x260
-#define OFF_HANDOVER 0x264
-#define OFF_KERNEL_INFO 0x268
-
 /* Protocol versions that introduced the fields read here. */
 #define V_INITRD_ADDR_MAX 0x0203u
 #define V_ALIGNMENT 0x0205u /* kernel_alignment, relocatable_kernel */
@@ -53,8 +29,8 @@ static uint64_t get_le(const uint8_t *p, unsigned bytes)
 
 bool bzimage_detect(const uint8_t *file, size_t len)
 {
-	return len >= OFF_HEADER + 4 && get_le(file + OFF_BOOT_FLAG, 2) == BOOT_FLAG &&
-	       get_le(file + OFF_HEADER, 4) == HEADER_MAGIC;
+	return len >= HDR_HEADER + 4 && get_le(file + HDR_BOOT_FLAG, 2) == BOOT_FLAG_MAGIC &&
+	       get_le(file + HDR_HEADER, 4) == HDRS_MAGIC;
 }
 
 /* A field of a header of at least version 'since' that ends inside the header, or 0. */
@@ -74,41 +50,41 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 		return pack_fail(err, err_cap,
 				 "not a bzImage (no boot flag 0xAA55 and \"HdrS\" at 0x202)");
 	/* "HdrS" can end the file: the version after it is read only once it is there. */
-	if (len < OFF_VERSION + 2)
+	if (len < HDR_VERSION + 2)
 		return pack_fail(err, err_cap, "truncated: the file ends inside its setup header");
-	h->version = (uint16_t)get_le(file + OFF_VERSION, 2);
+	h->version = (uint16_t)get_le(file + HDR_VERSION, 2);
 	if (h->version < BZIMAGE_PROTOCOL_PAYLOAD)
 		return pack_fail(err, err_cap,
 				 "boot protocol %u.%02u is too old: kslide needs 2.08 or "
 				 "later, which names the payload",
 				 h->version >> 8, h->version & 0xff);
-	int8_t jump = (int8_t)file[OFF_JUMP + 1];
-	if (file[OFF_JUMP] != SHORT_JUMP_OPCODE || OFF_HEADER + jump < OFF_PAYLOAD_LENGTH + 4)
+	int8_t jump = (int8_t)file[HDR_JUMP + 1];
+	if (file[HDR_JUMP] != SHORT_JUMP_OPCODE || HDR_HEADER + jump < HDR_PAYLOAD_LENGTH + 4)
 		return pack_fail(err, err_cap,
 				 "malformed setup header: the jump at 0x200 (%02x %02x) "
 				 "does not end the header past its payload fields",
-				 file[OFF_JUMP], file[OFF_JUMP + 1]);
-	h->size = (uint32_t)(OFF_HEADER + jump - BZIMAGE_HEADER_OFFSET);
+				 file[HDR_JUMP], file[HDR_JUMP + 1]);
+	h->size = (uint32_t)(HDR_HEADER + jump - BZIMAGE_HEADER_OFFSET);
 	if (BZIMAGE_HEADER_OFFSET + h->size > len)
 		return pack_fail(err, err_cap, "truncated: the file ends inside its setup header");
 	memcpy(h->bytes, file + BZIMAGE_HEADER_OFFSET, h->size);
 
-	h->setup_sects = file[OFF_SETUP_SECTS];
-	h->loadflags = file[OFF_LOADFLAGS];
-	h->initrd_addr_max = (uint32_t)field(file, h, OFF_INITRD_ADDR_MAX, 4, V_INITRD_ADDR_MAX);
-	h->kernel_alignment = (uint32_t)field(file, h, OFF_KERNEL_ALIGNMENT, 4, V_ALIGNMENT);
-	h->relocatable_kernel = (uint8_t)field(file, h, OFF_RELOCATABLE, 1, V_ALIGNMENT);
-	h->min_alignment_log2 = (uint8_t)field(file, h, OFF_MIN_ALIGNMENT, 1, BZIMAGE_PROTOCOL_PREF);
-	h->xloadflags = (uint16_t)field(file, h, OFF_XLOADFLAGS, 2, BZIMAGE_PROTOCOL_XLOADFLAGS);
+	h->setup_sects = file[HDR_SETUP_SECTS];
+	h->loadflags = file[HDR_LOADFLAGS];
+	h->initrd_addr_max = (uint32_t)field(file, h, HDR_INITRD_ADDR_MAX, 4, V_INITRD_ADDR_MAX);
+	h->kernel_alignment = (uint32_t)field(file, h, HDR_KERNEL_ALIGNMENT, 4, V_ALIGNMENT);
+	h->relocatable_kernel = (uint8_t)field(file, h, HDR_RELOCATABLE, 1, V_ALIGNMENT);
+	h->min_alignment_log2 = (uint8_t)field(file, h, HDR_MIN_ALIGNMENT, 1, BZIMAGE_PROTOCOL_PREF);
+	h->xloadflags = (uint16_t)field(file, h, HDR_XLOADFLAGS, 2, BZIMAGE_PROTOCOL_XLOADFLAGS);
 	h->cmdline_size = h->version < V_CMDLINE_SIZE
 				  ? LEGACY_CMDLINE_SIZE
-				  : (uint32_t)field(file, h, OFF_CMDLINE_SIZE, 4, V_CMDLINE_SIZE);
-	h->pref_address = field(file, h, OFF_PREF_ADDRESS, 8, BZIMAGE_PROTOCOL_PREF);
-	h->init_size = (uint32_t)field(file, h, OFF_INIT_SIZE, 4, BZIMAGE_PROTOCOL_PREF);
-	h->handover_offset = (uint32_t)field(file, h, OFF_HANDOVER, 4, V_HANDOVER);
-	h->kernel_info_offset = (uint32_t)field(file, h, OFF_KERNEL_INFO, 4, V_KERNEL_INFO);
+				  : (uint32_t)field(file, h, HDR_CMDLINE_SIZE, 4, V_CMDLINE_SIZE);
+	h->pref_address = field(file, h, HDR_PREF_ADDRESS, 8, BZIMAGE_PROTOCOL_PREF);
+	h->init_size = (uint32_t)field(file, h, HDR_INIT_SIZE, 4, BZIMAGE_PROTOCOL_PREF);
+	h->handover_offset = (uint32_t)field(file, h, HDR_HANDOVER_OFFSET, 4, V_HANDOVER);
+	h->kernel_info_offset = (uint32_t)field(file, h, HDR_KERNEL_INFO_OFFSET, 4, V_KERNEL_INFO);
 
-	if (!(h->loadflags & BZIMAGE_LOADED_HIGH))
+	if (!(h->loadflags & LOADFLAGS_LOADED_HIGH))
 		return pack_fail(err, err_cap,
 				 "a zImage (loaded low, LOADED_HIGH clear), not a bzImage");
 	if (!h->relocatable_kernel)
@@ -125,8 +101,8 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 
 	unsigned sects = h->setup_sects ? h->setup_sects : SETUP_SECTS_LEGACY;
 	h->setup_bytes = (uint64_t)(sects + 1) * SECTOR_BYTES;
-	uint64_t offset = get_le(file + OFF_PAYLOAD_OFFSET, 4);
-	h->payload_length = get_le(file + OFF_PAYLOAD_LENGTH, 4);
+	uint64_t offset = get_le(file + HDR_PAYLOAD_OFFSET, 4);
+	h->payload_length = get_le(file + HDR_PAYLOAD_LENGTH, 4);
 	h->payload_offset = h->setup_bytes + offset;
 	if (offset == 0 || h->payload_length == 0)
 		return pack_fail(err, err_cap,

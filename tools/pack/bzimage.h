@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/protocol/linux_boot.h"
+
 /* The header starts at setup_sects; its end is 0x202 plus the jump at 0x200's signed offset,
  * which is at most 0x7f: the header never reaches past 0x281. */
 #define BZIMAGE_HEADER_OFFSET 0x1f1u
@@ -20,12 +22,7 @@
 #define BZIMAGE_PROTOCOL_PREF 0x020au	 /* pref_address, init_size, min_alignment */
 #define BZIMAGE_PROTOCOL_XLOADFLAGS 0x020cu
 
-/* loadflags (boot.rst) */
-#define BZIMAGE_LOADED_HIGH (1u << 0)
-#define BZIMAGE_KASLR_FLAG (1u << 1)
-/* xloadflags */
-#define BZIMAGE_XLF_KERNEL_64 (1u << 0)
-#define BZIMAGE_XLF_CAN_BE_LOADED_ABOVE_4G (1u << 1)
+/* loadflags and xloadflags: include/protocol/linux_boot.h */
 
 /*
  * What the handoff needs of a bzImage: its setup header as the file has it (for the zero

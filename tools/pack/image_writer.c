@@ -1,7 +1,8 @@
 /*
  * Image assembly: the stub's bytes, then the payload, then the relocation table (both
- * compressed, each its own frame, when a codec is chosen); the stub's Multiboot header is
- * stretched over all of it and its kslide header filled in, summed and checksummed.
+ * compressed, each its own frame, when a codec is chosen), then the handoff data; the
+ * container's headers in the stub are filled in (container.h), then its kslide header,
+ * summed and checksummed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,35 +12,12 @@
 #include "lib/image.h"
 #include "lib/reloc.h"
 #include "tools/pack/compress.h"
+#include "tools/pack/container.h"
 #include "tools/pack/early_relocs.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 
-#define MULTIBOOT1_MAGIC 0x1BADB002u
-#define MULTIBOOT1_SEARCH 8192 /* the header must lie in the first 8 KiB (spec 3.1) */
-#define MB1_HEADER_ADDR 3
-#define MB1_LOAD_ADDR 4
-#define MB1_LOAD_END 5
-#define MB1_BSS_END 6
-#define MULTIBOOT2_MAGIC 0xE85250D6u
-#define MULTIBOOT2_SEARCH 32768 /* 8-byte aligned in the first 32 KiB (Multiboot2 spec 3.1.1) */
-#define MB2_TAG_ADDRESS 2
-#define MB2_ADDR_LOAD_ADDR 12 /* byte offsets in the address tag */
-#define MB2_ADDR_LOAD_END 16
-#define MB2_ADDR_BSS_END 20
 #define PAYLOAD_ALIGN 16
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
 
 /* Bytes a fixup patches (lib/reloc.h). */
 static uint64_t fixup_width(enum reloc_kind kind)
@@ -141,39 +119,6 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 	return pack_encode_fixups(k->fixups, k->fixup_count, table, size, err, err_cap);
 }
 
-static long find_multiboot1(const uint8_t *stub, size_t size)
-{
-	for (size_t off = 0; off + 32 <= size && off < MULTIBOOT1_SEARCH; off += 4) {
-		const uint8_t *h = stub + off;
-		if (get32(h) == MULTIBOOT1_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) == 0)
-			return (long)off;
-	}
-	return -1;
-}
-
-/* The Multiboot2 header's address tag, or -1 if the stub has none (the tags are the stub's
- * own, so a header without one is not an error here). */
-static long find_multiboot2_address(const uint8_t *stub, size_t size)
-{
-	for (size_t off = 0; off + 16 <= size && off < MULTIBOOT2_SEARCH; off += 8) {
-		const uint8_t *h = stub + off;
-		uint32_t length = get32(h + 8);
-		if (get32(h) != MULTIBOOT2_MAGIC || get32(h) + get32(h + 4) + length + get32(h + 12))
-			continue;
-		for (size_t t = off + 16; t + 8 <= off + length && t + 8 <= size;) {
-			uint16_t type = (uint16_t)(stub[t] | stub[t + 1] << 8);
-			uint32_t tag_size = get32(stub + t + 4);
-			if (type == MB2_TAG_ADDRESS && tag_size >= 24 && t + 24 <= size)
-				return (long)t;
-			if (type == 0 || tag_size < 8)
-				break;
-			t += (tag_size + 7) & ~(size_t)7;
-		}
-		return -1;
-	}
-	return -1;
-}
-
 long pack_find_kslide_header(const uint8_t *stub, size_t size)
 {
 	for (size_t off = 0; off + sizeof(struct kslide_image_header) <= size; off += 8)
@@ -227,104 +172,99 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	}
 }
 
-int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
-	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
+/* The payload and the relocation table as the image stores them. */
+struct stored_parts {
+	uint8_t *table;   /* the table as encoded, followed by its runs (zstd) */
+	uint8_t *payload; /* the compressed payload, or NULL: the kernel's bytes as they are */
+	uint8_t *relocs;  /* the compressed table and runs, or NULL: table as it is */
+};
+
+static void stored_parts_free(struct stored_parts *p)
 {
-	long mb = find_multiboot1(stub, stub_size), kh = pack_find_kslide_header(stub, stub_size);
-	if (mb < 0 || kh < 0)
-		return pack_fail(err, err_cap, "internal error: the embedded stub has no headers");
-	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put
-	 * the payload on top of the stub's own variables. */
-	uint32_t declared = get32(stub + mb + 4 * MB1_LOAD_END) - get32(stub + mb + 4 * MB1_LOAD_ADDR);
-	if (declared != stub_size)
-		return pack_fail(err, err_cap,
-				 "internal error: the embedded stub is %zu bytes but declares %u",
-				 stub_size, declared);
-	uint8_t *table;
+	free(p->table);
+	free(p->payload);
+	free(p->relocs);
+}
+
+/*
+ * Encode the table and, with a codec, compress the payload and the table, each its own frame,
+ * which the stub decodes table first (docs/format.md); a zstd image's table frame holds the
+ * table's runs after it, proven here. Sets the sizes in l. 0, or -1 with a message.
+ */
+static int store_parts(const struct kernel_elf *k, const struct pack_options *opt,
+		       struct stored_parts *p, struct image_layout *l, size_t *early_count,
+		       char *err, size_t err_cap)
+{
 	size_t relocs_size;
-	if (pack_encode_relocs(k, &table, &relocs_size, err, err_cap))
+	*p = (struct stored_parts){ 0 };
+	if (pack_encode_relocs(k, &p->table, &relocs_size, err, err_cap))
 		return -1;
-	struct image_layout l;
-	l.payload_stored_size = k->file_size;
-	l.relocs_size = l.relocs_stored_size = relocs_size;
-	l.relocs_runs_size = 0;
-	out->early_reloc_count = 0;
-	uint8_t *payload = NULL, *relocs = NULL;
-	/* A compressed image stores its table compressed too, in a frame of its own, which the
-	 * stub decodes before the payload (docs/format.md); a zstd image's frame holds the
-	 * table's runs after it, proven here. */
+	l->payload_stored_size = k->file_size;
+	l->relocs_size = l->relocs_stored_size = relocs_size;
+	l->relocs_runs_size = 0;
+	*early_count = 0;
 	int rc = opt->codec != KSLIDE_CODEC_NONE &&
-		 pack_compress(opt->codec, k->payload, k->file_size, &payload,
-			       &l.payload_stored_size, err, err_cap);
+		 pack_compress(opt->codec, k->payload, k->file_size, &p->payload,
+			       &l->payload_stored_size, err, err_cap);
 	if (!rc && opt->codec == KSLIDE_CODEC_ZSTD && relocs_size) {
 		uint8_t *runs = NULL;
-		rc = early_relocs_runs(k, payload, l.payload_stored_size, table, relocs_size,
+		rc = early_relocs_runs(k, p->payload, l->payload_stored_size, p->table, relocs_size,
 				       opt->virt_align ? opt->virt_align : opt->align, &runs,
-				       &l.relocs_runs_size, &out->early_reloc_count, err, err_cap);
-		uint8_t *both = rc ? NULL : realloc(table, relocs_size + l.relocs_runs_size + 1);
+				       &l->relocs_runs_size, early_count, err, err_cap);
+		uint8_t *both = rc ? NULL : realloc(p->table, relocs_size + l->relocs_runs_size + 1);
 		if (both) {
-			memcpy(both + relocs_size, runs, l.relocs_runs_size);
-			table = both;
+			memcpy(both + relocs_size, runs, l->relocs_runs_size);
+			p->table = both;
 		} else if (!rc) {
 			rc = pack_fail(err, err_cap, "out of memory");
 		}
 		free(runs);
 	}
 	if (!rc && opt->codec != KSLIDE_CODEC_NONE && relocs_size)
-		rc = pack_compress(opt->codec, table, relocs_size + l.relocs_runs_size, &relocs,
-				   &l.relocs_stored_size, err, err_cap);
-	if (rc) {
-		free(payload);
-		free(table);
-		return -1;
-	}
-	l.payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
-	l.relocs_offset = l.payload_offset + l.payload_stored_size;
-	l.data_offset = l.relocs_offset + l.relocs_stored_size;
-	l.total = l.data_offset + opt->handoff_data_size;
-	uint8_t *img = calloc(1, l.total);
-	if (img) {
-		memcpy(img, stub, stub_size);
-		memcpy(img + l.payload_offset, payload ? payload : k->payload, l.payload_stored_size);
-		memcpy(img + l.relocs_offset, relocs ? relocs : table, l.relocs_stored_size);
-		if (opt->handoff_data_size)
-			memcpy(img + l.data_offset, opt->handoff_data, opt->handoff_data_size);
-	}
-	free(payload);
-	free(relocs);
-	free(table);
+		rc = pack_compress(opt->codec, p->table, relocs_size + l->relocs_runs_size,
+				   &p->relocs, &l->relocs_stored_size, err, err_cap);
+	if (rc)
+		stored_parts_free(p);
+	return rc ? -1 : 0;
+}
+
+/* The image's bytes: the stub, then the stored payload, table and handoff data; or NULL. */
+static uint8_t *assemble(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
+			 const struct pack_options *opt, const struct stored_parts *p,
+			 struct image_layout *l)
+{
+	l->payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
+	l->relocs_offset = l->payload_offset + l->payload_stored_size;
+	l->data_offset = l->relocs_offset + l->relocs_stored_size;
+	l->total = l->data_offset + opt->handoff_data_size;
+	uint8_t *img = calloc(1, l->total);
 	if (!img)
-		return pack_fail(err, err_cap, "out of memory");
-	size_t total = l.total;
+		return NULL;
+	memcpy(img, stub, stub_size);
+	memcpy(img + l->payload_offset, p->payload ? p->payload : k->payload,
+	       l->payload_stored_size);
+	memcpy(img + l->relocs_offset, p->relocs ? p->relocs : p->table, l->relocs_stored_size);
+	if (opt->handoff_data_size)
+		memcpy(img + l->data_offset, opt->handoff_data, opt->handoff_data_size);
+	return img;
+}
 
-	uint8_t *mbh = img + mb;
-	uint32_t load_addr = get32(mbh + 4 * MB1_LOAD_ADDR);
-	put32(mbh + 4 * MB1_LOAD_END, load_addr + (uint32_t)total);
-	put32(mbh + 4 * MB1_BSS_END, load_addr + (uint32_t)total);
-	long mb2 = find_multiboot2_address(img, stub_size);
-	if (mb2 >= 0) {
-		uint8_t *tag = img + mb2;
-		load_addr = get32(tag + MB2_ADDR_LOAD_ADDR);
-		put32(tag + MB2_ADDR_LOAD_END, load_addr + (uint32_t)total);
-		put32(tag + MB2_ADDR_BSS_END, load_addr + (uint32_t)total);
-	}
-
-	if (opt->multiboot &&
-	    multiboot_requests_apply(img, stub_size, opt->multiboot, err, err_cap)) {
-		free(img);
-		return -1;
-	}
-
+/*
+ * The kslide header at kh, filled in, summed and checksummed over the finished image, which
+ * must then pass the stub's own verification. 0, or -1 with a message.
+ */
+static int seal(uint8_t *img, size_t kh, size_t stub_size, const struct kernel_elf *k,
+		const struct pack_options *opt, const struct image_layout *l, char *err,
+		size_t err_cap)
+{
 	struct kslide_image_header h;
-	fill_header(&h, k, opt, &l);
+	fill_header(&h, k, opt, l);
 	/* The stub checks its bytes after this header itself, first of all (boot/x86/). */
-	size_t checked = (size_t)kh + sizeof(h);
-	if (checked > stub_size || (stub_size - checked) % 4) {
-		free(img);
+	size_t checked = kh + sizeof(h);
+	if (checked > stub_size || (stub_size - checked) % 4)
 		return pack_fail(err, err_cap,
 				 "internal error: the embedded stub's checked part is not "
 				 "whole words");
-	}
 	image_stub_sums(img + checked, stub_size - checked, &h.stub_sum, &h.stub_sum_of_sums);
 	struct word_sums sums;
 	image_payload_sums(img, &h, &sums);
@@ -332,16 +272,40 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	h.payload_sum_of_sums = sums.sum_of_sums;
 	h.checksum = image_checksum(img, &h);
 	memcpy(img + kh, &h, sizeof(h));
-
 	const char *why;
-	if (image_verify(img, total, &h, &why) != KS_OK) {
-		free(img);
+	if (image_verify(img, l->total, &h, &why) != KS_OK)
 		return pack_fail(err, err_cap, "internal error: built image fails verification: %s",
 				 why);
+	return 0;
+}
+
+int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
+	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
+{
+	const struct container *c = opt->container ? opt->container : container_default();
+	long kh = pack_find_kslide_header(stub, stub_size);
+	if (kh < 0)
+		return pack_fail(err, err_cap,
+				 "internal error: the embedded stub has no kslide header");
+	if (c->check_stub(stub, stub_size, &out->load_address, err, err_cap))
+		return -1;
+	struct stored_parts parts;
+	struct image_layout l;
+	if (store_parts(k, opt, &parts, &l, &out->early_reloc_count, err, err_cap))
+		return -1;
+	uint8_t *img = assemble(stub, stub_size, k, opt, &parts, &l);
+	stored_parts_free(&parts);
+	if (!img)
+		return pack_fail(err, err_cap, "out of memory");
+	/* The container's headers first: the kslide header's sums cover none of them. */
+	if (c->finish(img, l.total, stub_size, opt, err, err_cap) ||
+	    seal(img, (size_t)kh, stub_size, k, opt, &l, err, err_cap)) {
+		free(img);
+		return -1;
 	}
 	out->bytes = img;
-	out->size = total;
-	out->relocs_size = relocs_size;
+	out->size = l.total;
+	out->relocs_size = l.relocs_size;
 	out->relocs_stored_size = l.relocs_stored_size;
 	out->reloc_count = k->fixup_count;
 	out->payload_stored_size = l.payload_stored_size;

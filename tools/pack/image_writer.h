@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tools/pack/container.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/multiboot_header.h"
 
@@ -27,6 +28,8 @@ struct pack_options {
 	const struct multiboot_requests *multiboot;
 	/* How the payload is stored: KSLIDE_CODEC_* (tools/pack/compress.h). */
 	uint32_t codec;
+	/* The wrapper a loader reads (tools/pack/container.h); NULL for the default. */
+	const struct container *container;
 };
 
 struct packed_image {
@@ -37,6 +40,7 @@ struct packed_image {
 	size_t reloc_count;
 	size_t early_reloc_count; /* patched as soon as decoded (zstd; lib/reloc_schedule.h) */
 	size_t payload_stored_size;
+	uint64_t load_address; /* where the container's loader puts the image */
 };
 
 /* Encode count fixups, sorted by offset and not overlapping, into a relocation table
@@ -51,7 +55,7 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 /* Offset of the kslide header (its magic, on an 8-byte boundary) in a stub or image, or -1. */
 long pack_find_kslide_header(const uint8_t *stub, size_t size);
 
-/* Build the image from a stub binary and a kernel. */
+/* Build the image from a stub binary and a kernel, in opt->container. */
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap);
 

@@ -20,7 +20,7 @@
 static int check_matches_header(const struct bzimage_header *h, const struct kernel_elf *k,
 				char *err, size_t err_cap)
 {
-	bool header_64 = h->xloadflags & BZIMAGE_XLF_KERNEL_64;
+	bool header_64 = h->xloadflags & XLF_KERNEL_64;
 	bool elf_64 = k->arch == KSLIDE_ARCH_X86_64;
 	/* XLF_KERNEL_64 came with xloadflags; before them the header does not say. */
 	if (h->version >= BZIMAGE_PROTOCOL_XLOADFLAGS && header_64 != elf_64)

@@ -13,46 +13,8 @@
 #include "tools/pack/fail.h"
 #include "tools/pack/multiboot_header.h"
 
-/* Multiboot 0.6.96, 3.1. */
-#define MB1_MAGIC 0x1BADB002u
-#define MB1_SEARCH 8192 /* the header lies in the file's first 8 KiB, 4-byte aligned */
-#define MB1_ALIGN 4
-#define MB1_HEADER_MIN 12
-#define MB1_PAGE_ALIGN (1u << 0)
-#define MB1_MEMORY_INFO (1u << 1)
-#define MB1_VIDEO_MODE (1u << 2)
-#define MB1_AOUT_KLUDGE (1u << 16)
-#define MB1_REQUIRED_MASK 0xffffu /* bits 0-15 must be understood; 16-31 may be ignored */
+/* What kslide can honour of a Multiboot 1 header's requirements. */
 #define MB1_KNOWN (MB1_PAGE_ALIGN | MB1_MEMORY_INFO | MB1_VIDEO_MODE)
-#define MB1_FLAGS_AT 4
-#define MB1_CHECKSUM_AT 8
-#define MB1_VIDEO_AT 32 /* mode_type, width, height, depth */
-#define MB1_HEADER_WITH_VIDEO (MB1_VIDEO_AT + 4 * MB1_VIDEO_FIELDS)
-
-/* Multiboot2 2.0, 3.1. */
-#define MB2_MAGIC 0xE85250D6u
-#define MB2_SEARCH 32768 /* the header lies in the file's first 32 KiB, 8-byte aligned */
-#define MB2_ALIGN 8
-#define MB2_HEADER_FIXED 16 /* magic, architecture, header_length, checksum */
-#define MB2_ARCH_I386 0
-#define MB2_TAG_OPTIONAL 1u /* in a tag's flags */
-#define MB2_TAG_END 0
-#define MB2_TAG_INFO_REQUEST 1
-#define MB2_TAG_ADDRESS 2
-#define MB2_TAG_ENTRY 3
-#define MB2_TAG_CONSOLE 4
-#define MB2_TAG_FRAMEBUFFER 5
-#define MB2_TAG_MODULE_ALIGN 6
-#define MB2_TAG_EFI_BS 7
-#define MB2_TAG_EFI_I386_ENTRY 8
-#define MB2_TAG_EFI_AMD64_ENTRY 9
-#define MB2_TAG_RELOCATABLE 10
-#define MB2_ENTRY_ADDR 8 /* offsets inside tags */
-#define MB2_RELOC_MIN 8
-#define MB2_RELOC_MAX 12
-#define MB2_RELOC_ALIGN 16
-#define MB2_RELOC_SIZE 24
-#define MB2_TAG_HEADER 8
 
 static void refuse(struct multiboot_requests *r, const char *fmt, ...)
 {
@@ -83,25 +45,26 @@ static uint16_t get16(const uint8_t *p)
 
 static size_t padded(size_t size)
 {
-	return (size + MB2_ALIGN - 1) & ~(size_t)(MB2_ALIGN - 1);
+	return (size + MB2_HEADER_ALIGN - 1) & ~(size_t)(MB2_HEADER_ALIGN - 1);
 }
 
-/* Offset of a Multiboot 1 header (magic, flags, checksum summing to 0), or -1. */
-static long find_mb1(const uint8_t *f, size_t len)
+long multiboot1_header_find(const uint8_t *f, size_t len)
 {
-	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH; off += MB1_ALIGN)
-		if (get32(f + off) == MB1_MAGIC &&
-		    get32(f + off) + get32(f + off + MB1_FLAGS_AT) + get32(f + off + MB1_CHECKSUM_AT) == 0)
+	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH;
+	     off += MB1_HEADER_ALIGN) {
+		const uint8_t *h = f + off;
+		if (get32(h) == MB1_HEADER_MAGIC &&
+		    get32(h) + get32(h + MB1_HEADER_FLAGS) + get32(h + MB1_HEADER_CHECKSUM) == 0)
 			return (long)off;
+	}
 	return -1;
 }
 
-/* Offset of a Multiboot 2 header (magic, arch, length, checksum summing to 0), or -1. */
-static long find_mb2(const uint8_t *f, size_t len)
+long multiboot2_header_find(const uint8_t *f, size_t len)
 {
-	for (size_t off = 0; off + MB2_HEADER_FIXED <= len && off < MB2_SEARCH; off += MB2_ALIGN) {
+	for (size_t off = 0; off + MB2_HEADER_FIXED <= len && off < MB2_SEARCH; off += MB2_HEADER_ALIGN) {
 		const uint8_t *h = f + off;
-		if (get32(h) == MB2_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) + get32(h + 12) == 0)
+		if (get32(h) == MB2_HEADER_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) + get32(h + 12) == 0)
 			return (long)off;
 	}
 	return -1;
@@ -110,7 +73,7 @@ static long find_mb2(const uint8_t *f, size_t len)
 static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
 		    size_t err_cap)
 {
-	uint32_t flags = get32(h + MB1_FLAGS_AT);
+	uint32_t flags = get32(h + MB1_HEADER_FLAGS);
 	r->mb1 = true;
 	if (flags & MB1_AOUT_KLUDGE)
 		refuse(r, "its Multiboot header asks to be loaded at fixed addresses (flags bit 16, "
@@ -122,12 +85,12 @@ static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r,
 		       __builtin_ctz(unknown));
 	r->mb1_flags = flags & MB1_KNOWN;
 	if (flags & MB1_VIDEO_MODE) {
-		if (room < MB1_HEADER_WITH_VIDEO)
+		if (room < MB1_HEADER_SIZE)
 			return pack_fail(err, err_cap,
 					 "its Multiboot header asks for a video mode but "
 					 "ends before the graphics fields");
-		for (int i = 0; i < MB1_VIDEO_FIELDS; i++)
-			r->mb1_video[i] = get32(h + MB1_VIDEO_AT + 4 * i);
+		for (int i = 0; i < MB1_HEADER_VIDEO_FIELDS; i++)
+			r->mb1_video[i] = get32(h + MB1_HEADER_VIDEO + 4 * i);
 	}
 	return 0;
 }
@@ -135,10 +98,10 @@ static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r,
 static const char *mb2_tag_name(uint16_t type)
 {
 	switch (type) {
-	case MB2_TAG_ADDRESS: return "address";
-	case MB2_TAG_EFI_BS: return "EFI boot services";
-	case MB2_TAG_EFI_I386_ENTRY: return "EFI i386 entry address";
-	case MB2_TAG_EFI_AMD64_ENTRY: return "EFI amd64 entry address";
+	case MB2_HEADER_TAG_ADDRESS: return "address";
+	case MB2_HEADER_TAG_EFI_BS: return "EFI boot services";
+	case MB2_HEADER_TAG_EFI_I386_ENTRY: return "EFI i386 entry address";
+	case MB2_HEADER_TAG_EFI_AMD64_ENTRY: return "EFI amd64 entry address";
 	}
 	return "not one kslide knows";
 }
@@ -163,29 +126,29 @@ static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32
 {
 	uint16_t type = get16(tag), optional = get16(tag + 2) & MB2_TAG_OPTIONAL;
 	switch (type) {
-	case MB2_TAG_INFO_REQUEST:
-	case MB2_TAG_CONSOLE:
-	case MB2_TAG_FRAMEBUFFER:
+	case MB2_HEADER_TAG_INFO_REQUEST:
+	case MB2_HEADER_TAG_CONSOLE:
+	case MB2_HEADER_TAG_FRAMEBUFFER:
 		return keep_tag(r, tag, size, err, err_cap);
-	case MB2_TAG_MODULE_ALIGN:
+	case MB2_HEADER_TAG_MODULE_ALIGN:
 		return 0; /* the stub's header asks for page-aligned modules already */
-	case MB2_TAG_ENTRY:
+	case MB2_HEADER_TAG_ENTRY:
 		if (size < MB2_ENTRY_ADDR + 4)
 			return pack_fail(err, err_cap,
 					 "its Multiboot2 entry address tag is too short");
 		r->entry_given = true;
 		r->entry_addr = get32(tag + MB2_ENTRY_ADDR);
 		return 0;
-	case MB2_TAG_RELOCATABLE:
-		if (size < MB2_RELOC_SIZE)
+	case MB2_HEADER_TAG_RELOCATABLE:
+		if (size < MB2_RELOCATABLE_SIZE)
 			return pack_fail(err, err_cap,
 					 "its Multiboot2 relocatable tag is too short");
 		r->bounded = true;
-		r->min_addr = get32(tag + MB2_RELOC_MIN);
-		r->max_end = get32(tag + MB2_RELOC_MAX);
-		r->align = get32(tag + MB2_RELOC_ALIGN);
+		r->min_addr = get32(tag + MB2_RELOCATABLE_MIN);
+		r->max_end = get32(tag + MB2_RELOCATABLE_MAX);
+		r->align = get32(tag + MB2_RELOCATABLE_ALIGN);
 		return 0;
-	case MB2_TAG_ADDRESS:
+	case MB2_HEADER_TAG_ADDRESS:
 		refuse(r, "its Multiboot2 header has an address tag: it asks to be loaded at fixed "
 			  "addresses; kslide places the kernel itself: remove the tag and load it as "
 			  "ELF");
@@ -224,7 +187,7 @@ static int read_mb2(const uint8_t *h, size_t room, struct multiboot_requests *r,
 					 "its Multiboot2 header has a tag of impossible size "
 					 "%u at offset %zu",
 					 (unsigned)size, off);
-		if (get16(tag) == MB2_TAG_END)
+		if (get16(tag) == MB2_HEADER_TAG_END)
 			return 0;
 		if (read_mb2_tag(r, tag, size, err, err_cap))
 			return -1;
@@ -236,7 +199,7 @@ int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_re
 			    char *err, size_t err_cap)
 {
 	memset(r, 0, sizeof(*r));
-	long mb1 = find_mb1(file, len), mb2 = find_mb2(file, len);
+	long mb1 = multiboot1_header_find(file, len), mb2 = multiboot2_header_find(file, len);
 	if (mb1 >= 0 && read_mb1(file + mb1, len - (size_t)mb1, r, err, err_cap))
 		return -1;
 	if (mb2 >= 0 && read_mb2(file + mb2, len - (size_t)mb2, r, err, err_cap))
@@ -249,7 +212,7 @@ static long image_mb2_end_tag(const uint8_t *h)
 {
 	uint32_t length = get32(h + 8);
 	for (size_t off = MB2_HEADER_FIXED; off + MB2_TAG_HEADER <= length;) {
-		if (get16(h + off) == MB2_TAG_END)
+		if (get16(h + off) == MB2_HEADER_TAG_END)
 			return (long)off;
 		off += padded(get32(h + off + 4));
 	}
@@ -268,25 +231,26 @@ static int apply_mb2(uint8_t *h, const struct multiboot_requests *r, char *err, 
 	memset(at, 0, MB2_TAG_HEADER);
 	put32(at + 4, MB2_TAG_HEADER); /* type 0, flags 0, size 8 */
 	uint32_t length = (uint32_t)(at + MB2_TAG_HEADER - h);
-	put32(h + 8, length);
-	put32(h + 12, 0u - (get32(h) + get32(h + 4) + length));
+	put32(h + MB2_HEADER_LENGTH, length);
+	put32(h + MB2_HEADER_CHECKSUM, 0u - (get32(h) + get32(h + MB2_HEADER_ARCH) + length));
 	return 0;
 }
 
 int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct multiboot_requests *r,
 			     char *err, size_t err_cap)
 {
-	long mb1 = find_mb1(image, stub_size), mb2 = find_mb2(image, stub_size);
+	long mb1 = multiboot1_header_find(image, stub_size);
+	long mb2 = multiboot2_header_find(image, stub_size);
 	if (mb1 < 0 || mb2 < 0)
 		return pack_fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
 	uint8_t *h1 = image + mb1;
 	if (r->mb1) {
-		uint32_t flags = get32(h1 + MB1_FLAGS_AT) | r->mb1_flags;
-		put32(h1 + MB1_FLAGS_AT, flags);
-		put32(h1 + MB1_CHECKSUM_AT, 0u - (MB1_MAGIC + flags));
+		uint32_t flags = get32(h1 + MB1_HEADER_FLAGS) | r->mb1_flags;
+		put32(h1 + MB1_HEADER_FLAGS, flags);
+		put32(h1 + MB1_HEADER_CHECKSUM, 0u - (MB1_HEADER_MAGIC + flags));
 		if (r->mb1_flags & MB1_VIDEO_MODE)
-			for (int i = 0; i < MB1_VIDEO_FIELDS; i++)
-				put32(h1 + MB1_VIDEO_AT + 4 * i, r->mb1_video[i]);
+			for (int i = 0; i < MB1_HEADER_VIDEO_FIELDS; i++)
+				put32(h1 + MB1_HEADER_VIDEO + 4 * i, r->mb1_video[i]);
 	} else {
 		put32(h1, 0); /* no Multiboot 1 loader could start the kernel: none starts this */
 	}

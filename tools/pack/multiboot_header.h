@@ -11,13 +11,13 @@
 #include <stdint.h>
 
 #include "include/kslide/image.h"
-
-#define MB1_VIDEO_FIELDS 4 /* mode_type, width, height, depth */
+#include "include/protocol/multiboot1.h"
+#include "include/protocol/multiboot2.h"
 
 struct multiboot_requests {
 	bool mb1; /* the kernel has a Multiboot 1 header */
 	uint32_t mb1_flags;
-	uint32_t mb1_video[MB1_VIDEO_FIELDS]; /* when mb1_flags has the video bit */
+	uint32_t mb1_video[MB1_HEADER_VIDEO_FIELDS]; /* when mb1_flags has the video bit */
 
 	bool mb2; /* the kernel has a Multiboot 2 header */
 	/* Its tags that the image's header repeats, each padded to 8 bytes. */
@@ -40,6 +40,14 @@ struct multiboot_requests {
 	 * an unknown required feature): the multiboot handoff must refuse the kernel. */
 	char refusal[256];
 };
+
+/* Offset of a Multiboot 1 header (magic, flags, checksum summing to 0) where loaders look
+ * for one (MB1_SEARCH), or -1. */
+long multiboot1_header_find(const uint8_t *file, size_t len);
+
+/* Offset of a Multiboot 2 header (magic, arch, length, checksum summing to 0) where loaders
+ * look for one (MB2_SEARCH), or -1. */
+long multiboot2_header_find(const uint8_t *file, size_t len);
 
 /*
  * Look for the headers in the kernel file's first bytes, as loaders do, and read what they

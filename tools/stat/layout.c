@@ -6,35 +6,11 @@
 
 #include "lib/errors.h"
 #include "lib/image.h"
+#include "tools/pack/container.h"
 #include "tools/stat/layout.h"
 
 #define IMAGE_MAX_BYTES (256u << 20) /* far above any reference or example image */
 
-/* Multiboot (v1) header, the a.out kludge fields the stub's carries (boot/x86/
- * multiboot1_header.S): within the file's first 8 KiB, 4-byte aligned. */
-#define MULTIBOOT_MAGIC	       0x1BADB002u
-#define MULTIBOOT_SEARCH_BYTES 8192u
-#define MULTIBOOT_AOUT_KLUDGE  (1u << 16)
-#define MULTIBOOT_LOAD_ADDR    16 /* offset of load_addr in the header */
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The image's load address by its Multiboot header; -1 without one. */
-static int64_t multiboot_load_addr(const uint8_t *buf, size_t n)
-{
-	for (size_t off = 0; off + MULTIBOOT_LOAD_ADDR + 4 <= n && off < MULTIBOOT_SEARCH_BYTES;
-	     off += 4) {
-		uint32_t magic = le32(buf + off), flags = le32(buf + off + 4);
-		if (magic == MULTIBOOT_MAGIC && magic + flags + le32(buf + off + 8) == 0)
-			return flags & MULTIBOOT_AOUT_KLUDGE
-				       ? (int64_t)le32(buf + off + MULTIBOOT_LOAD_ADDR)
-				       : -1;
-	}
-	return -1;
-}
 
 /* The header sits in the stub's .kslide_header section; find it by its magic. */
 int layout_read_header(const char *path, struct kslide_image_header *h, struct mem_span *loaded,
@@ -68,9 +44,9 @@ int layout_read_header(const char *path, struct kslide_image_header *h, struct m
 			     : -1;
 		break;
 	}
-	int64_t load = rc == 0 ? multiboot_load_addr(buf, n) : -1;
+	int64_t load = rc == 0 ? container_load_address(buf, n) : -1;
 	if (rc == 0 && load < 0) {
-		*why = "no Multiboot header with load addresses (not a packed image?)";
+		*why = "no container header with a load address (not a packed image?)";
 		rc = -1;
 	}
 	if (rc == 0 && loaded) {

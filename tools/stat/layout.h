@@ -26,9 +26,10 @@ struct slot_set {
 };
 
 /*
- * Read and verify the packed image's header, and where a Multiboot loader puts the image:
- * *loaded (when not NULL) is [load_addr, load_addr + image_file_size), load_addr from the
- * image's Multiboot header, the range the stub avoids as its own. 0, or -1 with *why set.
+ * Read and verify the packed image's header, and where its loader puts the image: *loaded
+ * (when not NULL) is [load_addr, load_addr + image_file_size), load_addr from the headers of
+ * the image's container (tools/pack/container.h), the range the stub avoids as its own.
+ * 0, or -1 with *why set.
  */
 int layout_read_header(const char *path, struct kslide_image_header *h, struct mem_span *loaded,
 		       const char **why);

@@ -73,6 +73,97 @@ static void size_label(char *buf, size_t cap, const char *sign, uint64_t v)
 		snprintf(buf, cap, "%s%.0f MiB", sign, d / MIB);
 }
 
+/* Where a panel's histogram lies on the page: bars of 'group' slots, counts up to ymax. */
+struct frame {
+	double x0, x1, y0, y1, ymax;
+	uint64_t group, slots;
+};
+
+/* Bar j spans slots [j * group, (j + 1) * group), placed by slot so partial bars are narrow. */
+static double frame_x(const struct frame *f, uint64_t j)
+{
+	uint64_t slot = j * f->group < f->slots ? j * f->group : f->slots;
+	return f->x0 + (double)slot * (f->x1 - f->x0) / (double)f->slots;
+}
+
+static double frame_y(const struct frame *f, double v)
+{
+	return f->y0 - v / f->ymax * (f->y0 - f->y1);
+}
+
+/* The uniform band (about 95% of uniform draws stay in it, bar by bar), the bars of count[k],
+ * and the uniform expectation. */
+static void draw_bars(cairo_t *cr, const struct frame *f, const double *count, uint64_t k,
+		      size_t n)
+{
+	cairo_set_source_rgb(cr, 0.85, 0.90, 0.97);
+	for (uint64_t j = 0; j < k; j++) {
+		double q = bar_slots(j, f->group, f->slots) / (double)f->slots;
+		double e = (double)n * q, sd = sqrt(e * (1 - q));
+		double lo = fmax(0, e - 2 * sd), hi = e + 2 * sd;
+		cairo_rectangle(cr, frame_x(f, j), frame_y(f, hi), frame_x(f, j + 1) - frame_x(f, j),
+				frame_y(f, lo) - frame_y(f, hi));
+	}
+	cairo_fill(cr);
+
+	cairo_set_source_rgb(cr, 0.20, 0.35, 0.65);
+	for (uint64_t j = 0; j < k; j++) {
+		double w = frame_x(f, j + 1) - frame_x(f, j);
+		if (count[j] > 0)
+			cairo_rectangle(cr, frame_x(f, j) + (w > 3 ? 0.5 : 0), frame_y(f, count[j]),
+					w > 3 ? w - 1 : w, f->y0 - frame_y(f, count[j]));
+	}
+	cairo_fill(cr);
+
+	cairo_set_source_rgb(cr, 0.80, 0.15, 0.10);
+	cairo_set_line_width(cr, 1.5);
+	for (uint64_t j = 0; j < k; j++) {
+		double e = (double)n * bar_slots(j, f->group, f->slots) / (double)f->slots;
+		if (j == 0)
+			cairo_move_to(cr, frame_x(f, j), frame_y(f, e));
+		cairo_line_to(cr, frame_x(f, j), frame_y(f, e));
+		cairo_line_to(cr, frame_x(f, j + 1), frame_y(f, e));
+	}
+	cairo_stroke(cr);
+}
+
+/* The axes, their ticks and labels, and the panel's title. */
+static void draw_axes(cairo_t *cr, const struct frame *f, const struct plot_panel *p)
+{
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, f->x0, f->y1);
+	cairo_line_to(cr, f->x0, f->y0);
+	cairo_line_to(cr, f->x1, f->y0);
+	cairo_stroke(cr);
+	char buf[128];
+	for (int t = 0; t <= Y_TICKS; t++) {
+		double v = f->ymax * t / Y_TICKS;
+		snprintf(buf, sizeof(buf), "%.0f", v);
+		text(cr, f->x0 - 6, frame_y(f, v) + 4, 11, buf, 1);
+	}
+	/* addresses above 4 GiB (x86-64 virtual) read better as offsets from the first slot */
+	uint64_t slots = f->slots, origin = slot_address(p->set, 0);
+	int relative = slot_address(p->set, slots - 1) >= (1ull << 32);
+	for (int t = 0; t <= X_TICKS; t++) {
+		uint64_t idx = (uint64_t)((double)(slots - 1) * t / X_TICKS);
+		double x = f->x0 + ((double)idx + 0.5) * (f->x1 - f->x0) / (double)slots;
+		uint64_t a = slot_address(p->set, idx);
+		size_label(buf, sizeof(buf), relative ? "+" : "", relative ? a - origin : a);
+		text(cr, x, f->y0 + 16, 11, buf, t == 0 ? 0 : t == X_TICKS ? 1 : 0.5);
+	}
+	if (relative)
+		snprintf(buf, sizeof(buf), "base address, from 0x%llx", (unsigned long long)origin);
+	else
+		snprintf(buf, sizeof(buf), "base address");
+	text(cr, (f->x0 + f->x1) / 2, f->y0 + 36, 12, buf, 0.5);
+	snprintf(buf, sizeof(buf),
+		 "%s: %zu samples over %llu slots, %llu per bar; red: uniform expectation, "
+		 "blue band: +- 2 sd",
+		 p->label, p->n, (unsigned long long)slots, (unsigned long long)f->group);
+	text(cr, f->x0, f->y1 - 10, 12, buf, 0);
+}
+
 static void draw_panel(cairo_t *cr, const struct plot_panel *p, double top)
 {
 	uint64_t slots = p->set->total;
@@ -92,78 +183,18 @@ static void draw_panel(cairo_t *cr, const struct plot_panel *p, double top)
 		top_value = fmax(top_value, fmax(e + 2 * sd, count[j]));
 	}
 	double step = ceil(top_value * 1.1 / Y_TICKS);
-	double ymax = (step < 1 ? 1 : step) * Y_TICKS;
-	double x0 = MARGIN_LEFT, x1 = WIDTH - MARGIN_RIGHT;
-	double y0 = top + PANEL_HEIGHT - MARGIN_BOTTOM, y1 = top + MARGIN_TOP;
-/* bar j spans slots [j * group, (j + 1) * group), placed by slot so partial bars are narrow */
-#define X(j) (x0 + (double)((j)*group < slots ? (j)*group : slots) * (x1 - x0) / (double)slots)
-#define Y(v) (y0 - (v) / ymax * (y0 - y1))
-
-	/* the band a uniform choice stays in about 95% of the time, bar by bar */
-	cairo_set_source_rgb(cr, 0.85, 0.90, 0.97);
-	for (uint64_t j = 0; j < k; j++) {
-		double q = bar_slots(j, group, slots) / (double)slots;
-		double e = (double)p->n * q, sd = sqrt(e * (1 - q));
-		double lo = fmax(0, e - 2 * sd), hi = e + 2 * sd;
-		cairo_rectangle(cr, X(j), Y(hi), X(j + 1) - X(j), Y(lo) - Y(hi));
-	}
-	cairo_fill(cr);
-
-	cairo_set_source_rgb(cr, 0.20, 0.35, 0.65);
-	for (uint64_t j = 0; j < k; j++) {
-		double w = X(j + 1) - X(j);
-		if (count[j] > 0)
-			cairo_rectangle(cr, X(j) + (w > 3 ? 0.5 : 0), Y(count[j]),
-					w > 3 ? w - 1 : w, y0 - Y(count[j]));
-	}
-	cairo_fill(cr);
-
-	cairo_set_source_rgb(cr, 0.80, 0.15, 0.10);
-	cairo_set_line_width(cr, 1.5);
-	for (uint64_t j = 0; j < k; j++) {
-		double e = (double)p->n * bar_slots(j, group, slots) / (double)slots;
-		if (j == 0)
-			cairo_move_to(cr, X(j), Y(e));
-		cairo_line_to(cr, X(j), Y(e));
-		cairo_line_to(cr, X(j + 1), Y(e));
-	}
-	cairo_stroke(cr);
-
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	cairo_set_line_width(cr, 1);
-	cairo_move_to(cr, x0, y1);
-	cairo_line_to(cr, x0, y0);
-	cairo_line_to(cr, x1, y0);
-	cairo_stroke(cr);
-	char buf[128];
-	for (int t = 0; t <= Y_TICKS; t++) {
-		double v = ymax * t / Y_TICKS;
-		snprintf(buf, sizeof(buf), "%.0f", v);
-		text(cr, x0 - 6, Y(v) + 4, 11, buf, 1);
-	}
-	/* addresses above 4 GiB (x86-64 virtual) read better as offsets from the first slot */
-	uint64_t origin = slot_address(p->set, 0);
-	int relative = slot_address(p->set, slots - 1) >= (1ull << 32);
-	for (int t = 0; t <= X_TICKS; t++) {
-		uint64_t idx = (uint64_t)((double)(slots - 1) * t / X_TICKS);
-		double x = x0 + ((double)idx + 0.5) * (x1 - x0) / (double)slots;
-		uint64_t a = slot_address(p->set, idx);
-		size_label(buf, sizeof(buf), relative ? "+" : "", relative ? a - origin : a);
-		text(cr, x, y0 + 16, 11, buf, t == 0 ? 0 : t == X_TICKS ? 1 : 0.5);
-	}
-	if (relative)
-		snprintf(buf, sizeof(buf), "base address, from 0x%llx", (unsigned long long)origin);
-	else
-		snprintf(buf, sizeof(buf), "base address");
-	text(cr, (x0 + x1) / 2, y0 + 36, 12, buf, 0.5);
-	snprintf(buf, sizeof(buf),
-		 "%s: %zu samples over %llu slots, %llu per bar; red: uniform expectation, "
-		 "blue band: +- 2 sd",
-		 p->label, p->n, (unsigned long long)slots, (unsigned long long)group);
-	text(cr, x0, y1 - 10, 12, buf, 0);
+	struct frame f = {
+		.x0 = MARGIN_LEFT,
+		.x1 = WIDTH - MARGIN_RIGHT,
+		.y0 = top + PANEL_HEIGHT - MARGIN_BOTTOM,
+		.y1 = top + MARGIN_TOP,
+		.ymax = (step < 1 ? 1 : step) * Y_TICKS,
+		.group = group,
+		.slots = slots,
+	};
+	draw_bars(cr, &f, count, k, p->n);
+	draw_axes(cr, &f, p);
 	free(count);
-#undef X
-#undef Y
 }
 
 static void draw(cairo_t *cr, const char *title, const struct plot_panel *panels, size_t count)

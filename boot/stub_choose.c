@@ -1,0 +1,88 @@
+/*
+ * The base policy (stub_parts.h): gather entropy, then draw the physical base uniformly among
+ * every slot (or keep the link base when asked, or when nothing fits), and on x86-64 the
+ * virtual base in a second, independent draw over the image's window.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/arch_ops.h"
+#include "boot/console.h"
+#include "boot/stub_parts.h"
+#include "include/kslide/bootinfo.h"
+#include "lib/cpu.h"
+#include "lib/errors.h"
+#include "lib/uniform.h"
+
+/* Everything the loader told us goes into the pool too, credited nothing. */
+static void mix_boot_env(struct mix_pool *pool)
+{
+	pool_mix(pool, stub_env.map, stub_env.map_count * sizeof(stub_env.map[0]));
+	pool_mix(pool, stub_env.modules, stub_env.module_count * sizeof(stub_env.modules[0]));
+	if (stub_env.cmdline)
+		pool_mix(pool, stub_env.cmdline, stub_cmdline_length());
+}
+
+void choose_gather_entropy(struct rng *rng, struct entropy_report *report)
+{
+	struct cpu_features cpu;
+	struct mix_pool pool;
+	cpu_probe(&x86_arch_ops, &cpu);
+	pool_init(&pool);
+	entropy_gather(&x86_arch_ops, &cpu, options_entropy_sources(), &pool, report);
+	mix_boot_env(&pool);
+	rng_init_from_pool(rng, &pool);
+}
+
+/* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
+int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base, uint32_t *flags)
+{
+	if (!options_randomize()) {
+		*flags |= KSLIDE_BOOT_NOKASLR;
+		console_print("kslide: nokaslr: kernel stays at its link address 0x%llx\n",
+			      (unsigned long long)image_header.link_phys_base);
+	} else if (map->total == 0) {
+		*flags |= KSLIDE_BOOT_FALLBACK;
+		stub_warn("no slot fits the kernel in usable memory; using its link address");
+	} else {
+		*flags |= KSLIDE_BOOT_RANDOMIZED;
+		uint64_t index = uniform_below(map->total, rng_next_u64, rng);
+		return slot_map_address(map, index, base);
+	}
+	*base = image_header.link_phys_base;
+	return placement_link_base_free() ? KS_OK : KS_ENOENT;
+}
+
+/*
+ * The virtual base. Where the image declares no window of its own it keeps the link
+ * layout's virtual-to-physical offset; otherwise it is a second draw, independent of the
+ * physical one, over every aligned base that keeps the kernel inside the window.
+ */
+int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choice *out)
+{
+	const struct kslide_image_header *h = &image_header;
+	out->slots = 0;
+	if (!h->virt_align) {
+		out->base = h->link_virt_base + (phys - h->link_phys_base);
+		return KS_OK;
+	}
+	out->base = h->link_virt_base;
+	struct mem_range window = {h->virt_min, h->virt_max - h->virt_min + 1};
+	struct span work[SLOT_WORK_SPANS(1, 0)];
+	struct slot_request req = {
+		.usable = &window,
+		.usable_count = 1,
+		.image_size = h->payload_mem_size,
+		.align = h->virt_align,
+		.min = h->virt_min,
+		.max_last = h->virt_max,
+	};
+	struct slot_map map;
+	int rc = slot_map_build(&map, &req, work, sizeof(work) / sizeof(work[0]));
+	if (rc != KS_OK)
+		return rc;
+	out->slots = map.total;
+	if (!randomize || map.total == 0)
+		return KS_OK;
+	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);
+}

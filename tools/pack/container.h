@@ -1,0 +1,56 @@
+/*
+ * The wrapper a boot loader reads around a packed image. The packed format itself (stub,
+ * payload, relocation table, handoff data; include/kslide/image.h, docs/format.md) is the same
+ * whatever the container; a container is how a loader is told to load it and where to enter:
+ * today a flat Multiboot image, whose headers the stub carries (container_multiboot.c). Each
+ * container is one file filling a struct container, tabled in containers.c and chosen by
+ * kslide-pack --format NAME.
+ */
+#ifndef KSLIDE_TOOLS_PACK_CONTAINER_H
+#define KSLIDE_TOOLS_PACK_CONTAINER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pack_options;
+
+struct container {
+	const char *name; /* as kslide-pack --format spells it */
+	const char *what; /* for --help */
+	/*
+	 * Check that the stub (stub_size bytes, its bss included) carries this container's
+	 * headers and that they cover exactly the stub; *load_address is where the loader
+	 * will put the image's first byte. 0, or -1 with a message.
+	 */
+	int (*check_stub)(const uint8_t *stub, size_t stub_size, uint64_t *load_address, char *err,
+			  size_t err_cap);
+	/*
+	 * Fill in the headers of the assembled image (image_size bytes, the stub's stub_size
+	 * first): what the loader must load, and the kernel's own requests when opt carries
+	 * them. Runs before the image's sums are taken. 0, or -1 with a message.
+	 */
+	int (*finish)(uint8_t *image, size_t image_size, size_t stub_size,
+		      const struct pack_options *opt, char *err, size_t err_cap);
+	/* Where a loader puts this packed image (size bytes from its start), or -1 when the
+	 * image is not in this container. */
+	int64_t (*load_address)(const uint8_t *image, size_t size);
+};
+
+extern const struct container container_multiboot;
+
+/* The container --format names, or NULL. */
+const struct container *container_find(const char *name);
+
+/* The default container: what kslide-pack writes without --format. */
+const struct container *container_default(void);
+
+/* "multiboot": every name, comma-separated, for messages. */
+const char *container_names(void);
+
+/* The known containers, for --help: the i-th, or NULL past the last. */
+const struct container *container_at(size_t i);
+
+/* Where a loader puts a packed image, by whichever container wraps it; -1 if none does. */
+int64_t container_load_address(const uint8_t *image, size_t size);
+
+#endif

@@ -1,0 +1,50 @@
+/* The containers kslide-pack can write (container.h): one line per container. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/pack/container.h"
+
+static const struct container *const containers[] = {
+	&container_multiboot, /* the default: the first */
+};
+
+#define COUNT (sizeof(containers) / sizeof(containers[0]))
+
+const struct container *container_find(const char *name)
+{
+	for (size_t i = 0; i < COUNT; i++)
+		if (strcmp(containers[i]->name, name) == 0)
+			return containers[i];
+	return NULL;
+}
+
+const struct container *container_default(void)
+{
+	return containers[0];
+}
+
+const char *container_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < COUNT && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      containers[i]->name);
+	return names;
+}
+
+const struct container *container_at(size_t i)
+{
+	return i < COUNT ? containers[i] : NULL;
+}
+
+int64_t container_load_address(const uint8_t *image, size_t size)
+{
+	for (size_t i = 0; i < COUNT; i++) {
+		int64_t at = containers[i]->load_address(image, size);
+		if (at >= 0)
+			return at;
+	}
+	return -1;
+}

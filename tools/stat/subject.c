@@ -1,0 +1,125 @@
+/*
+ * What kslide-stat measures (subject.h): a packed image, or with --linux a bzImage, and the
+ * slot sets its bases are drawn from.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/pack/linux_image.h"
+#include "tools/stat/subject.h"
+
+/* Where QEMU's Linux loader (as boot.rst asks of any loader of a bzImage) puts the
+ * protected-mode kernel, which Linux's decompressor starts from. */
+#define BZIMAGE_LOAD_ADDRESS 0x100000u
+#define BZIMAGE_MAX_BYTES    (256u << 20)
+
+__attribute__((format(printf, 3, 4))) static int say(char *err, size_t err_cap, const char *fmt,
+						     ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, err_cap, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* The bzImage's facts for linux_kaslr.h: its setup header, payload and vmlinux. */
+int subject_read_bzimage(const char *path, struct linux_kaslr *k, char *err, size_t err_cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return say(err, err_cap, "%s: %s", path, strerror(errno));
+	uint8_t *file = malloc(BZIMAGE_MAX_BYTES);
+	size_t len = file ? fread(file, 1, BZIMAGE_MAX_BYTES, f) : 0;
+	fclose(f);
+	if (!file)
+		return say(err, err_cap, "out of memory");
+	struct linux_image li;
+	struct kernel_elf elf;
+	char why[512];
+	int rc = linux_image_read(file, len, &li, &elf, why, sizeof(why));
+	free(file);
+	if (rc)
+		return say(err, err_cap, "%s: %s", path, why);
+	*k = (struct linux_kaslr){
+		.x86_64 = elf.arch == KSLIDE_ARCH_X86_64,
+		.align = li.header.kernel_alignment,
+		.load_physical = li.header.pref_address,
+		.init_size = li.header.init_size,
+		.payload_length = li.header.payload_length,
+		.output_len = li.payload_bytes,
+		.kernel_total_size = elf.mem_size,
+		.kernel_map = elf.link_virt - elf.link_phys,
+		.loaded_at = BZIMAGE_LOAD_ADDRESS,
+	};
+	kernel_elf_free(&elf);
+	if (!k->align || k->align & (k->align - 1))
+		return say(err, err_cap, "%s: kernel_alignment 0x%llx is not a power of two", path,
+			   (unsigned long long)k->align);
+	return 0;
+}
+
+/*
+ * The slots each base is drawn from, and the recount that checks the stub's figure. Bases are
+ * measured over the recount when there is one: it is the layout itself, while a stub's wrong
+ * count would otherwise put a base in the slots it left out "outside" and hide the finding
+ * that explains it (the count, reported by findings()).
+ */
+void subject_slot_sets(const struct subject *sub, const struct samples *s, struct slot_set *phys,
+		       struct slot_set *virt, struct report *r)
+{
+	const struct kslide_image_header *h = &sub->h;
+	const struct base_line *b = &s->first;
+	struct slot_set recount;
+	r->phys.slots_stub = b->slots;
+	r->virt.slots_stub = b->vslots;
+	r->phys.recount_from = "image header";
+	layout_contiguous(h->phys_min, h->align, b->slots, phys);
+	if (s->has_usable) {
+		/* what the loader placed, which the stub avoids: the image and the initrd */
+		struct mem_span avoid[] = {sub->loaded, s->initrd};
+		layout_phys_from_map(h, s->usable, s->usable_count, avoid, 1 + s->initrd_count,
+				     &recount);
+		r->phys.recount_from = "header + kernel's memory map";
+		r->phys.slots_recount = recount.total;
+		if (recount.total > 0)
+			*phys = recount;
+	}
+	r->virt.follows_physical = !b->has_vslots;
+	if (b->has_vslots) {
+		layout_contiguous(h->virt_min, b->valign, b->vslots, virt);
+		layout_virt_from_header(h, &recount);
+		r->virt.slots_recount = recount.total;
+		if (recount.total > 0)
+			*virt = recount;
+	} else {
+		layout_shift(phys, h->link_virt_base - h->link_phys_base, virt);
+		r->virt.slots_recount = r->phys.slots_recount;
+	}
+}
+
+/* A kernel's own KASLR: the slots of Linux's model over the memory map init reported. */
+int subject_linux_slot_sets(const struct subject *sub, const struct samples *s,
+			    struct slot_set *phys, struct slot_set *virt, struct report *r,
+			    char *err, size_t err_cap)
+{
+	if (!s->has_usable)
+		return say(err, err_cap,
+			   "no \"kslide-linux: usable=\" line: Linux's physical slots "
+			   "cannot be modelled without the memory map (tests/linux/init.c)");
+	linux_kaslr_phys_slots(&sub->k, s->usable, s->usable_count, &s->initrd, s->initrd_count,
+			       phys);
+	r->virt.follows_physical = !sub->k.x86_64;
+	if (sub->k.x86_64)
+		linux_kaslr_virt_slots(&sub->k, virt);
+	else
+		layout_shift(phys, sub->k.kernel_map, virt);
+	r->phys.slots_stub = phys->total;
+	r->virt.slots_stub = virt->total;
+	r->phys.recount_from =
+		"Linux's KASLR model: setup header, vmlinux, the kernel's memory map";
+	return 0;
+}

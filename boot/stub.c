@@ -28,6 +28,7 @@
 #include "boot/handoff.h"
 #include "boot/loader.h"
 #include "boot/mapping.h"
+#include "boot/placement.h"
 #include "boot/random_dump.h"
 #include "boot/stub.h"
 #include "include/kslide/image.h"
@@ -161,7 +162,8 @@ static void warn_unknown_sources(const char *list)
 static void warn_unknown_words(void)
 {
 	static const char *const flags[] = { "nokaslr", "kaslr" };
-	static const char *const keys[] = { ENTROPY_OPTION "=", RANDOM_OPTION "=" };
+	static const char *const keys[] = { ENTROPY_OPTION "=", RANDOM_OPTION "=",
+					    PLACEMENT_PHYS_OPTION "=", PLACEMENT_VIRT_OPTION "=" };
 	size_t pos = 0, len;
 	const char *word;
 	while (cmdline_next_stub_word(env.cmdline, cmdline_length(), &pos, &word, &len)) {
@@ -173,9 +175,9 @@ static void warn_unknown_words(void)
 		char text[OPTION_MAX];
 		if (!known)
 			console_print("kslide: warning: \"%s\" ignored: not an option of the stub "
-				      "(nokaslr, kaslr, %s=, %s=)\n",
+				      "(nokaslr, kaslr, %s=, %s=, %s=, %s=)\n",
 				      word_text(word, len, text, sizeof(text)), ENTROPY_OPTION,
-				      RANDOM_OPTION);
+				      RANDOM_OPTION, PLACEMENT_PHYS_OPTION, PLACEMENT_VIRT_OPTION);
 	}
 }
 
@@ -545,14 +547,23 @@ static uint32_t check_credit(uint64_t phys_slots, uint64_t virt_slots, uint32_t 
 	return KSLIDE_BOOT_LOW_ENTROPY;
 }
 
-/* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
-static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base,
-		       uint32_t *flags)
+/*
+ * Pick the base: random among all slots, the slot kslide.phys= names on an image packed for
+ * it, or the link base when asked or when nothing fits. KS_ENOENT: the link base is taken;
+ * KS_EINVAL: the chosen base is no slot (both said).
+ */
+static int choose_base(const struct slot_map *map, const struct placement *chosen,
+		       struct rng *rng, uint64_t *base, uint32_t *flags)
 {
 	if (!randomization_wanted()) {
 		*flags |= KSLIDE_BOOT_NOKASLR;
 		console_print("kslide: nokaslr: kernel stays at its link address 0x%llx\n",
 			      (unsigned long long)image_header.link_phys_base);
+		if (chosen->phys_given)
+			console_print("kslide: %s= ignored: nokaslr\n", PLACEMENT_PHYS_OPTION);
+	} else if (chosen->phys_given) {
+		*flags |= KSLIDE_BOOT_DEBUG_PLACEMENT;
+		return placement_take("phys", chosen->phys, map, base) == KS_OK ? KS_OK : KS_EINVAL;
 	} else if (map->total == 0) {
 		*flags |= KSLIDE_BOOT_FALLBACK;
 		warn("no slot fits the kernel in usable memory; using its link address");
@@ -568,9 +579,11 @@ static int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *ba
 /*
  * The virtual base. Where the image declares no window of its own it keeps the link
  * layout's virtual-to-physical offset; otherwise it is a second draw, independent of the
- * physical one, over every aligned base that keeps the kernel inside the window.
+ * physical one, over every aligned base that keeps the kernel inside the window (or the one
+ * kslide.virt= names, on an image packed for it).
  */
-static int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choice *out)
+static int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys,
+		       struct rng *rng, struct virt_choice *out)
 {
 	const struct kslide_image_header *h = &image_header;
 	out->slots = 0;
@@ -594,6 +607,8 @@ static int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct vi
 	if (rc != KS_OK)
 		return rc;
 	out->slots = map.total;
+	if (randomize && chosen->virt_given)
+		return placement_take("virt", chosen->virt, &map, &out->base);
 	if (!randomize || map.total == 0)
 		return KS_OK;
 	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);
@@ -661,6 +676,10 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 	if (env.map_dropped)
 		warn("memory map longer than the stub's table; extra entries ignored");
 	warn_unknown_words();
+	struct placement chosen;
+	if (placement_read(env.cmdline, cmdline_length(), image_header.flags,
+			   image_header.virt_align != 0, &chosen) != KS_OK)
+		return NULL;
 
 	struct rng rng;
 	struct entropy_report report;
@@ -674,17 +693,22 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 
 	uint64_t base;
 	uint32_t flags = 0;
-	if (choose_base(&map, &rng, &base, &flags) != KS_OK) {
+	rc = choose_base(&map, &chosen, &rng, &base, &flags);
+	if (rc == KS_ENOENT)
 		refuse_link_address();
+	if (rc != KS_OK)
 		return NULL;
-	}
 	if (report.credited_bits == 0) {
 		flags |= KSLIDE_BOOT_PREDICTABLE;
 		if (flags & KSLIDE_BOOT_RANDOMIZED)
 			warn("NO ENTROPY: no source could be credited; the base is PREDICTABLE");
 	}
 	struct virt_choice virt;
-	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
+	rc = choose_virt(flags & (KSLIDE_BOOT_RANDOMIZED | KSLIDE_BOOT_DEBUG_PLACEMENT),
+			 &chosen, base, &rng, &virt);
+	if (rc == KS_ENOENT)
+		return NULL; /* kslide.virt= named no slot; said */
+	if (rc != KS_OK)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
 	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
 		flags |= check_credit(map.total, virt.slots, report.credited_bits);

@@ -113,6 +113,9 @@ static void usage(FILE *to)
 		"                          0xffff880000000000:0xffffff8000000000 for a PIE, Linux's\n"
 		"                          0xffffffff81000000:0xffffffffc0000000 for Linux)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
+		"      --debug-placement   for reproducing a boot: the stub takes kslide.phys=ADDR\n"
+		"                          (x86-64: kslide.virt=ADDR too) from the command line as\n"
+		"                          the base, if it is a slot; never for an image in use\n"
 		"      --handoff NAME      how the stub enters the kernel; by default linux for a\n"
 		"                          bzImage, the one the kernel's kslide note names, else\n"
 		"                          multiboot for a kernel with a Multiboot header, else\n"
@@ -610,6 +613,11 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
 		warn_link_inside_image(in, &k, img.size, opt->codec, is_linux);
+	if (!rc && opt->debug_placement)
+		fprintf(stderr, "%s: warning: %s: packed with --debug-placement: kslide.phys= on "
+				"the command line chooses the base; for reproducing a boot, not for "
+				"use\n",
+			progname, in);
 	if (!rc && ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
 	    img.payload_stored_size >= k.file_size)
 		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
@@ -631,7 +639,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 int main(int argc, char **argv)
 {
 	enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS,
-	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS };
+	       OPT_VIRT_RANGE, OPT_HANDOFF, OPT_COMPRESS, OPT_DEBUG_PLACEMENT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "align", required_argument, 0, OPT_ALIGN },
@@ -643,6 +651,7 @@ int main(int argc, char **argv)
 		{ "virt-range", required_argument, 0, OPT_VIRT_RANGE },
 		{ "handoff", required_argument, 0, OPT_HANDOFF },
 		{ "compress", required_argument, 0, OPT_COMPRESS },
+		{ "debug-placement", no_argument, 0, OPT_DEBUG_PLACEMENT },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
@@ -700,6 +709,7 @@ int main(int argc, char **argv)
 					     optarg);
 			break;
 		case OPT_NOKASLR: opt.nokaslr_default = 1; break;
+		case OPT_DEBUG_PLACEMENT: opt.debug_placement = 1; break;
 		case OPT_STATS: ch.stats = 1; break;
 		case 'v': ch.verbose = 1; break;
 		case 'h': usage(stdout); return 0;

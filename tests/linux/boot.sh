@@ -5,7 +5,9 @@
 # Through QEMU's -kernel (the initramfs as -initrd, a Multiboot module) and through GRUB's
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
 # x86-64; nokaslr keeps both kernels at their link base (cloud-amd64's compressed image
-# ends below it; its uncompressed one covers it, and is refused by name). Two boots at a time.
+# ends below it; its uncompressed one covers it, and is refused by name). The 686 packed with
+# --debug-placement boots at chosen bases, where tests/linux/entry-proof.sh stops it at its
+# entry and judges its memory. Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
 # usage: boot.sh BUILD_DIR
 set -u
@@ -15,7 +17,9 @@ if [ "${1:-}" = --one ]; then # internal: --one WORKDIR NUMBER
 	work=$2 n=$3
 	line=$(sed -n "${n}p" "$work/cases")
 	eval "set -- ${line#*	}"
-	nice "$here/../boot/qemu-boot.sh" "$@" >"$work/out.$n" 2>"$work/err.$n"
+	run="$here/../boot/qemu-boot.sh"
+	[ "$1" = --entry-proof ] && { run="$here/entry-proof.sh"; shift; }
+	nice "$run" "$@" >"$work/out.$n" 2>"$work/err.$n"
 	echo $? >"$work/status.$n"
 	exit 0
 fi
@@ -47,6 +51,13 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	printf '686, --debug-placement, kslide.phys=: that base\t-c max -m 1G -A "kslide.phys=0xc4be000 %s" %s %s\n' \
 		"$CMDLINE" "-e '^kslide: base=0xcc4be000 phys=0xc4be000 '" \
 		"-L -t 180 -I $L/i386/initramfs.cpio $L/686-debug.img"
+	# What Linux finds at its entry (tests/linux/entry-proof.sh, no kslide code in the judge):
+	# the kernel byte for byte as Linux's own list relocates it, the zero page, initrd and
+	# command line, at that phys, the lowest slot and the highest.
+	for p in 0xc4be000 0x1000000 top; do
+		printf '686, entry proof at kslide.phys=%s\t--entry-proof %s %s %s %s "%s"\n' "$p" \
+			"$L/686-debug.img" "$L/686/vmlinuz" "$L/i386/initramfs.cpio" "$p" "$CMDLINE"
+	done
 	printf '686, ordinary image: kslide.phys= ignored\t-c max -m 1G -A "kslide.phys=0xc4be000 %s" %s %s\n' \
 		"$CMDLINE" "-e '^kslide: kslide.phys= ignored: this image was not packed with --debug-placement' -N 'debug placement'" \
 		"$I386"

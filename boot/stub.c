@@ -561,6 +561,8 @@ static int choose_base(const struct slot_map *map, const struct placement *chose
 			      (unsigned long long)image_header.link_phys_base);
 		if (chosen->phys_given)
 			console_print("kslide: %s= ignored: nokaslr\n", PLACEMENT_PHYS_OPTION);
+		if (chosen->virt_given)
+			console_print("kslide: %s= ignored: nokaslr\n", PLACEMENT_VIRT_OPTION);
 	} else if (chosen->phys_given) {
 		*flags |= KSLIDE_BOOT_DEBUG_PLACEMENT;
 		return placement_take("phys", chosen->phys, map, base) == KS_OK ? KS_OK : KS_EINVAL;
@@ -710,6 +712,9 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 		return NULL; /* kslide.virt= named no slot; said */
 	if (rc != KS_OK)
 		return error("no virtual base", "the image's virtual window cannot hold the kernel");
+	/* A base chosen on either axis: the boot is a debug placement, not a random one. */
+	if (chosen.virt_given && (flags & KSLIDE_BOOT_RANDOMIZED))
+		flags = (flags & ~KSLIDE_BOOT_RANDOMIZED) | KSLIDE_BOOT_DEBUG_PLACEMENT;
 	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
 		flags |= check_credit(map.total, virt.slots, report.credited_bits);
 	fill_boot_info(base, map.total, &virt, flags, &report, &rng);

@@ -12,7 +12,7 @@ host (lib/entropy.c's credit policy, boot/stub.c's check_credit):
     with the line's own C and that log2 (printed cut to two decimals); the reference kernel
     says "low entropy" with the same figures exactly then (kslide's boot info flag);
   - with no credit, or no random draw (nokaslr, no slot, a base chosen by kslide.phys= on
-    an image packed with --debug-placement), no such warning.
+    an image packed with --debug-placement, phys or virt), no such warning.
 usage: credit-rule.py LOG      exit 0 and no output when every rule holds; else the reasons
 """
 import math
@@ -33,7 +33,7 @@ WARNING = re.compile(r"^kslide: warning: (\d+) bits of entropy credited, fewer t
 KERNEL_TOLD = re.compile(r"^kernel: low entropy: (\d+) bits credited for (\d+) x (\d+) "
                          r"possible bases")
 REFERENCE_KERNEL = re.compile(r"^kernel: running at ")
-NOT_DRAWN = re.compile(r"^kslide: (nokaslr:|warning: no slot fits the kernel|debug placement: phys=)")
+NOT_DRAWN = re.compile(r"^kslide: (nokaslr:|warning: no slot fits the kernel|debug placement: )")
 
 
 def judge(text):

@@ -150,7 +150,8 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 		return rc;
 	zp[HDR_TYPE_OF_LOADER] = LOADER_UNDEFINED;
 	zp[HDR_LOADFLAGS] |= LOADFLAGS_LOADED_HIGH;
-	if (ctx->bootinfo->flags & KSLIDE_BOOT_RANDOMIZED)
+	/* A debug placement is entered as the drawn boot it reproduces was. */
+	if (ctx->bootinfo->flags & (KSLIDE_BOOT_RANDOMIZED | KSLIDE_BOOT_DEBUG_PLACEMENT))
 		zp[HDR_LOADFLAGS] |= LOADFLAGS_KASLR;
 	else
 		zp[HDR_LOADFLAGS] &= (uint8_t)~LOADFLAGS_KASLR;

@@ -87,31 +87,43 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 	if (stub_env.map_dropped)
 		stub_warn("memory map longer than the stub's table; extra entries ignored");
 	options_warn_unknown_words();
+	struct placement chosen;
+	if (placement_read(stub_env.cmdline, stub_cmdline_length(), image_header.flags,
+			   image_header.virt_align != 0, &chosen) != KS_OK)
+		return NULL;
 
 	struct rng rng;
 	struct entropy_report report;
 	choose_gather_entropy(&rng, &report);
 
 	struct slot_map map;
-	rc = placement_slots(&map, image_header.memory_size, image_header.align,
+	rc = slots_build(&map, image_header.memory_size, image_header.align,
 			 image_header.phys_min, image_header.phys_max);
 	if (rc != KS_OK)
 		return stub_error("slot search failed", ks_strerror(rc));
 
 	uint64_t base;
 	uint32_t flags = 0;
-	if (choose_base(&map, &rng, &base, &flags) != KS_OK) {
-		placement_refuse_link_address();
+	rc = choose_base(&map, &chosen, &rng, &base, &flags);
+	if (rc == KS_ENOENT)
+		slots_refuse_link_address();
+	if (rc != KS_OK)
 		return NULL;
-	}
 	if (report.credited_bits == 0) {
 		flags |= KSLIDE_BOOT_PREDICTABLE;
 		if (flags & KSLIDE_BOOT_RANDOMIZED)
 			stub_warn("NO ENTROPY: no source could be credited; the base is PREDICTABLE");
 	}
 	struct virt_choice virt;
-	if (choose_virt(flags & KSLIDE_BOOT_RANDOMIZED, base, &rng, &virt) != KS_OK)
+	rc = choose_virt(flags & (KSLIDE_BOOT_RANDOMIZED | KSLIDE_BOOT_DEBUG_PLACEMENT), &chosen,
+			 base, &rng, &virt);
+	if (rc == KS_ENOENT)
+		return NULL; /* kslide.virt= named no slot; said */
+	if (rc != KS_OK)
 		return stub_error("no virtual base", "the image's virtual window cannot hold the kernel");
+	/* A base chosen on either axis: the boot is a debug placement, not a random one. */
+	if (chosen.virt_given && (flags & KSLIDE_BOOT_RANDOMIZED))
+		flags = (flags & ~KSLIDE_BOOT_RANDOMIZED) | KSLIDE_BOOT_DEBUG_PLACEMENT;
 	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
 		flags |= report_check_credit(map.total, virt.slots, report.credited_bits);
 	report_boot_info(base, map.total, &virt, flags, &report, &rng);
@@ -125,7 +137,7 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 		.env = &stub_env,
 		.bootinfo = &boot_info,
 		.mapping = &mapping,
-		.lend = placement_lend,
+		.lend = slots_lend,
 	};
 	if (handoff->enter(&ctx, &entry_regs) != KS_OK)
 		return stub_error(handoff->name, ctx.why ? ctx.why : "cannot enter the kernel");

@@ -8,6 +8,7 @@
 
 #include "arch/x86/arch_ops.h"
 #include "boot/console.h"
+#include "boot/placement.h"
 #include "boot/stub_parts.h"
 #include "include/kslide/bootinfo.h"
 #include "lib/cpu.h"
@@ -34,13 +35,25 @@ void choose_gather_entropy(struct rng *rng, struct entropy_report *report)
 	rng_init_from_pool(rng, &pool);
 }
 
-/* Pick the base: random among all slots, or the link base when asked or when nothing fits. */
-int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base, uint32_t *flags)
+/*
+ * Pick the base: random among all slots, the slot kslide.phys= names on an image packed for
+ * it, or the link base when asked or when nothing fits. KS_ENOENT: the link base is taken;
+ * KS_EINVAL: the chosen base is no slot (both said).
+ */
+int choose_base(const struct slot_map *map, const struct placement *chosen, struct rng *rng,
+		uint64_t *base, uint32_t *flags)
 {
 	if (!options_randomize()) {
 		*flags |= KSLIDE_BOOT_NOKASLR;
 		console_print("kslide: nokaslr: kernel stays at its link address 0x%llx\n",
 			      (unsigned long long)image_header.link_phys_base);
+		if (chosen->phys_given)
+			console_print("kslide: %s= ignored: nokaslr\n", PLACEMENT_PHYS_OPTION);
+		if (chosen->virt_given)
+			console_print("kslide: %s= ignored: nokaslr\n", PLACEMENT_VIRT_OPTION);
+	} else if (chosen->phys_given) {
+		*flags |= KSLIDE_BOOT_DEBUG_PLACEMENT;
+		return placement_take("phys", chosen->phys, map, base) == KS_OK ? KS_OK : KS_EINVAL;
 	} else if (map->total == 0) {
 		*flags |= KSLIDE_BOOT_FALLBACK;
 		stub_warn("no slot fits the kernel in usable memory; using its link address");
@@ -50,15 +63,17 @@ int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base, uin
 		return slot_map_address(map, index, base);
 	}
 	*base = image_header.link_phys_base;
-	return placement_link_base_free() ? KS_OK : KS_ENOENT;
+	return slots_link_base_free() ? KS_OK : KS_ENOENT;
 }
 
 /*
  * The virtual base. Where the image declares no window of its own it keeps the link
  * layout's virtual-to-physical offset; otherwise it is a second draw, independent of the
- * physical one, over every aligned base that keeps the kernel inside the window.
+ * physical one, over every aligned base that keeps the kernel inside the window (or the one
+ * kslide.virt= names, on an image packed for it).
  */
-int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choice *out)
+int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, struct rng *rng,
+		struct virt_choice *out)
 {
 	const struct kslide_image_header *h = &image_header;
 	out->slots = 0;
@@ -82,6 +97,8 @@ int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choi
 	if (rc != KS_OK)
 		return rc;
 	out->slots = map.total;
+	if (randomize && chosen->virt_given)
+		return placement_take("virt", chosen->virt, &map, &out->base);
 	if (!randomize || map.total == 0)
 		return KS_OK;
 	return slot_map_address(&map, uniform_below(map.total, rng_next_u64, rng), &out->base);

@@ -1,6 +1,6 @@
 /*
  * The stub's own words on the kernel's command line (stub_parts.h): nokaslr and kaslr, the
- * kslide.entropy= sources, and a warning for every kslide.* word it does not know, since the
+ * kslide.entropy= sources (kslide.phys= and kslide.virt= are boot/placement.c's), and a warning for every kslide.* word it does not know, since the
  * stub takes them all off the line the kernel reads.
  */
 #include <stdbool.h>
@@ -80,7 +80,8 @@ static void warn_unknown_sources(const char *list)
 void options_warn_unknown_words(void)
 {
 	static const char *const flags[] = {"nokaslr", "kaslr"};
-	static const char *const keys[] = {ENTROPY_OPTION "=", RANDOM_OPTION "="};
+	static const char *const keys[] = {ENTROPY_OPTION "=", RANDOM_OPTION "=",
+					   PLACEMENT_PHYS_OPTION "=", PLACEMENT_VIRT_OPTION "="};
 	size_t pos = 0, len;
 	const char *word;
 	while (cmdline_next_stub_word(stub_env.cmdline, stub_cmdline_length(), &pos, &word, &len)) {
@@ -93,9 +94,9 @@ void options_warn_unknown_words(void)
 		char text[OPTION_MAX];
 		if (!known)
 			console_print("kslide: warning: \"%s\" ignored: not an option of the stub "
-				      "(nokaslr, kaslr, %s=, %s=)\n",
+				      "(nokaslr, kaslr, %s=, %s=, %s=, %s=)\n",
 				      word_text(word, len, text, sizeof(text)), ENTROPY_OPTION,
-				      RANDOM_OPTION);
+				      RANDOM_OPTION, PLACEMENT_PHYS_OPTION, PLACEMENT_VIRT_OPTION);
 	}
 }
 

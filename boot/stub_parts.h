@@ -19,6 +19,7 @@
 #include "boot/handoff.h"
 #include "boot/loader.h"
 #include "boot/mapping.h"
+#include "boot/placement.h"
 #include "include/kslide/image.h"
 #include "lib/entropy.h"
 #include "lib/pool.h"
@@ -47,11 +48,11 @@ uint32_t options_entropy_sources(void); /* kslide.entropy=, as ENTROPY_BIT()s */
 
 /* stub_slots.c */
 /* Slots for 'size' bytes of free usable RAM whose last byte lies in [min, max_last]. */
-int placement_slots(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
+int slots_build(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
 		    uint64_t max_last);
-bool placement_link_base_free(void);
-void placement_refuse_link_address(void);	   /* says why the link address cannot take it */
-int placement_lend(uint64_t size, uint64_t *addr); /* a memory_lender (boot/mapping.h) */
+bool slots_link_base_free(void);
+void slots_refuse_link_address(void);	   /* says why the link address cannot take it */
+int slots_lend(uint64_t size, uint64_t *addr); /* a memory_lender (boot/mapping.h) */
 
 /* stub_choose.c */
 struct virt_choice {
@@ -59,8 +60,10 @@ struct virt_choice {
 	uint64_t slots; /* 0 when the virtual base was not drawn */
 };
 void choose_gather_entropy(struct rng *rng, struct entropy_report *report);
-int choose_base(const struct slot_map *map, struct rng *rng, uint64_t *base, uint32_t *flags);
-int choose_virt(bool randomize, uint64_t phys, struct rng *rng, struct virt_choice *out);
+int choose_base(const struct slot_map *map, const struct placement *chosen, struct rng *rng,
+		uint64_t *base, uint32_t *flags);
+int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, struct rng *rng,
+		struct virt_choice *out);
 
 /* stub_relocate.c: the kernel at bi's bases, mapped, moved and relocated. */
 int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping);

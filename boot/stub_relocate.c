@@ -57,12 +57,12 @@ static int decode_and_relocate(const struct kslide_bootinfo *bi)
 	const char *why;
 	int rc = KS_OK;
 	if (h->payload_codec == KSLIDE_CODEC_ZSTD &&
-	    (rc = placement_lend(ZSTD_WORKSPACE_SIZE, &lent)) == KS_OK)
+	    (rc = slots_lend(ZSTD_WORKSPACE_SIZE, &lent)) == KS_OK)
 		workspace = (void *)(uintptr_t)lent;
 	/* The table's frame holds its runs too (lib/reloc_schedule.h). */
 	size_t table_size = (size_t)h->relocs_size, runs_size = (size_t)h->relocs_runs_size;
 	if (rc == KS_OK && h->relocs_size != 0 &&
-	    (rc = placement_lend(table_size + runs_size, &lent)) == KS_OK) {
+	    (rc = slots_lend(table_size + runs_size, &lent)) == KS_OK) {
 		rc = decode(workspace, (uint8_t *)(uintptr_t)lent, table_size + runs_size, table,
 			    (size_t)h->relocs_stored_size, NULL, &why);
 		if (rc != KS_OK) {
@@ -115,7 +115,7 @@ int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping)
 	/* The kernel's new home must not be lent out. */
 	int rc = bootenv_avoid(&stub_env, bi->phys_base, h->memory_size);
 	if (rc == KS_OK)
-		rc = mapping_prepare(mapping, placement_lend);
+		rc = mapping_prepare(mapping, slots_lend);
 	if (rc != KS_OK) {
 		stub_error("cannot map the kernel", ks_strerror(rc));
 		return rc;

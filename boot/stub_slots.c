@@ -51,7 +51,7 @@ static size_t collect_avoided(void)
 }
 
 /* Slots for 'size' bytes of free usable RAM whose last byte lies in [min, max_last]. */
-int placement_slots(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
+int slots_build(struct slot_map *map, uint64_t size, uint64_t align, uint64_t min,
 		    uint64_t max_last)
 {
 	struct slot_request req = {
@@ -67,12 +67,12 @@ int placement_slots(struct slot_map *map, uint64_t size, uint64_t align, uint64_
 	return slot_map_build(map, &req, slot_work, sizeof(slot_work) / sizeof(slot_work[0]));
 }
 
-bool placement_link_base_free(void)
+bool slots_link_base_free(void)
 {
 	struct slot_map map;
 	uint64_t link = image_header.link_phys_base;
 	uint64_t size = image_header.memory_size;
-	return placement_slots(&map, size, IMAGE_MIN_ALIGN, link, link + size - 1) == KS_OK &&
+	return slots_build(&map, size, IMAGE_MIN_ALIGN, link, link + size - 1) == KS_OK &&
 	       map.total == 1;
 }
 
@@ -82,7 +82,7 @@ static bool overlaps(uint64_t a, uint64_t a_len, uint64_t b, uint64_t b_len)
 }
 
 /* Why the link address cannot take the kernel: the first thing found in the way. */
-void placement_refuse_link_address(void)
+void slots_refuse_link_address(void)
 {
 	uint64_t link = image_header.link_phys_base, size = image_header.memory_size;
 	console_print("kslide: error: no safe place for the kernel: its link address 0x%llx is "
@@ -122,10 +122,10 @@ done:
  * Lends memory to the arch's mapping and to handoffs (boot/mapping.h): the lowest free stretch
  * below 4 GiB, avoided from then on, so later loans and the kernel never land on it.
  */
-int placement_lend(uint64_t size, uint64_t *addr)
+int slots_lend(uint64_t size, uint64_t *addr)
 {
 	struct slot_map map;
-	int rc = placement_slots(&map, size, IMAGE_MIN_ALIGN, LOAN_MIN, ADDRESS_SPACE_END - 1);
+	int rc = slots_build(&map, size, IMAGE_MIN_ALIGN, LOAN_MIN, ADDRESS_SPACE_END - 1);
 	if (rc == KS_OK && map.total == 0)
 		rc = KS_ENOENT;
 	if (rc == KS_OK)

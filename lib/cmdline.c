@@ -187,3 +187,36 @@ bool cmdline_list_next(const char *list, size_t *pos, const char **item, size_t 
 	*pos = i;
 	return true;
 }
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* Shifts for hex and a multiply by a constant for decimal: no 64-bit division on i386. */
+int cmdline_parse_u64(const char *s, uint64_t *out)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	unsigned int radix = hex ? 16 : 10;
+	uint64_t v = 0;
+	if (hex)
+		s += 2;
+	if (*s == '\0')
+		return KS_EINVAL;
+	for (; *s; s++) {
+		unsigned int d = (unsigned int)digit_value(*s);
+		if (d >= radix)
+			return KS_EINVAL;
+		if (hex ? v >> 60 != 0 : v > (UINT64_MAX - d) / 10)
+			return KS_EOVERFLOW;
+		v = hex ? v << 4 | d : v * 10 + d;
+	}
+	*out = v;
+	return KS_OK;
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* True if 'flag' appears as a whole word (not "xnokaslr", not "nokaslr=1"). */
 bool cmdline_has_flag(const char *cmdline, size_t len, const char *flag);
@@ -47,5 +48,11 @@ bool cmdline_next_stub_word(const char *cmdline, size_t len, size_t *pos, const 
  * *item_len; false when there is none left. Empty items (",,") are skipped.
  */
 bool cmdline_list_next(const char *list, size_t *pos, const char **item, size_t *item_len);
+
+/*
+ * A number value, "0x" then hex digits or plain decimal digits, and nothing else (no sign, no
+ * spaces, no suffix): KS_OK with *out set, KS_EOVERFLOW above 2^64 - 1, KS_EINVAL otherwise.
+ */
+int cmdline_parse_u64(const char *s, uint64_t *out);
 
 #endif

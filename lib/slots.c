@@ -262,3 +262,26 @@ int slot_map_address(const struct slot_map *map, uint64_t index, uint64_t *addre
 	}
 	return KS_ERANGE; /* unreachable for a map slot_map_build() filled */
 }
+
+int slot_map_index_of(const struct slot_map *map, uint64_t address, uint64_t *index)
+{
+	unsigned int shift = log2_pow2(map->align);
+	uint64_t mask = map->align - 1, before = 0;
+	if (address & mask)
+		return KS_ENOENT;
+	for (size_t i = 0; i < map->free_count; i++) {
+		const struct span *s = &map->free[i];
+		uint64_t count = 0;
+		bool huge = !span_slots(s, map->image_size, shift, &count);
+		if (!huge && count == 0)
+			continue;
+		uint64_t first = (s->first + mask) & ~mask;
+		/* The span's last start: the image's last byte at most s->last. */
+		if (address >= first && address <= s->last && s->last - address >= map->image_size - 1) {
+			*index = before + ((address - first) >> shift);
+			return KS_OK;
+		}
+		before += count;
+	}
+	return KS_ENOENT;
+}

@@ -62,4 +62,10 @@ int slot_map_build(struct slot_map *map, const struct slot_request *req, struct 
 /* Address of slot number index (0 <= index < map->total) in ascending order. KS_ERANGE past it. */
 int slot_map_address(const struct slot_map *map, uint64_t index, uint64_t *address);
 
+/*
+ * The inverse: the number of the slot that starts at address, KS_ENOENT when no slot does
+ * (unaligned, outside the bounds, or the image would not fit in free memory there).
+ */
+int slot_map_index_of(const struct slot_map *map, uint64_t address, uint64_t *index);
+
 #endif

@@ -6,7 +6,7 @@ STUB_PROTOCOL_OBJS := boot/protocols.o boot/loader_multiboot1.o boot/loader_mult
 	boot/handoff_kslide.o boot/handoff_linux.o
 STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o boot/stub.o \
 	boot/stub_options.o boot/stub_slots.o boot/stub_choose.o boot/stub_relocate.o \
-	boot/stub_report.o boot/stub_image.o \
+	boot/stub_report.o boot/stub_image.o boot/placement.o \
 	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
 	$(STUB_PROTOCOL_OBJS) arch/x86/arch_ops.o arch/x86/serial.o
 STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/mapping.o \

@@ -136,8 +136,14 @@ $(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
 # ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c).
 $(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot -o $@ $<
+# Packed for reproducing a placement: kslide.phys= (kslide.virt=) on the command line chooses
+# the base (boot/placement.h); the boot cases check it is honoured here and ignored elsewhere.
+$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img: \
+		$(BUILD)/%-debug.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --debug-placement -o $@ $<
 TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
-	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img
+	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img \
+	$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img
 
 #### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
 # The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.

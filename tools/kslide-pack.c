@@ -67,6 +67,9 @@ static void usage(FILE *to)
 		"                          0xffff880000000000:0xffffff8000000000 for a PIE, Linux's\n"
 		"                          0xffffffff81000000:0xffffffffc0000000 for Linux)\n"
 		"      --no-kaslr-default  boot at the link address unless \"kaslr\" is given\n"
+		"      --debug-placement   for reproducing a boot: the stub takes kslide.phys=ADDR\n"
+		"                          (x86-64: kslide.virt=ADDR too) from the command line as\n"
+		"                          the base, if it is a slot; never for an image in use\n"
 		"      --handoff NAME      how the stub enters the kernel; by default linux for a\n"
 		"                          bzImage, the one the kernel's kslide note names, else\n"
 		"                          multiboot for a kernel with a Multiboot header, else\n"
@@ -257,6 +260,11 @@ static void report(const char *in, const char *out, const struct input *i,
 		   const struct pack_choices *ch, const char *handoff_why)
 {
 	warn_link_inside_image(in, &i->k, img, opt->codec, i->is_linux);
+	if (opt->debug_placement)
+		fprintf(stderr, "%s: warning: %s: packed with --debug-placement: kslide.phys= on "
+				"the command line chooses the base; for reproducing a boot, not for "
+				"use\n",
+			progname, in);
 	if (ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
 	    img->payload_stored_size >= i->k.file_size)
 		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
@@ -301,7 +309,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 }
 
 enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
-       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT };
+       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, 0, 'o' },
@@ -315,6 +323,7 @@ static const struct option longopts[] = {
 	{ "handoff", required_argument, 0, OPT_HANDOFF },
 	{ "compress", required_argument, 0, OPT_COMPRESS },
 	{ "format", required_argument, 0, OPT_FORMAT },
+	{ "debug-placement", no_argument, 0, OPT_DEBUG_PLACEMENT },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
@@ -403,6 +412,7 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 				return 1;
 			break;
 		case OPT_NOKASLR: opt->nokaslr_default = 1; break;
+		case OPT_DEBUG_PLACEMENT: opt->debug_placement = 1; break;
 		case OPT_STATS: ch->stats = 1; break;
 		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;

@@ -37,6 +37,9 @@
 /* fewer bits credited than log2(phys_slots x virt_slots): the base is easier to guess than
  * the slot counts say */
 #define KSLIDE_BOOT_LOW_ENTROPY (1u << 5)
+/* a base was chosen on the command line (kslide.phys=, kslide.virt=), on an image packed
+ * with kslide-pack --debug-placement: not random (KSLIDE_BOOT_RANDOMIZED is then clear) */
+#define KSLIDE_BOOT_DEBUG_PLACEMENT (1u << 6)
 
 /* Entropy sources, bit numbers of entropy_answered (same order as lib/entropy.h). */
 #define KSLIDE_ENTROPY_RDSEED (1u << 0)

@@ -62,6 +62,9 @@
 
 /* flags */
 #define KSLIDE_IMAGE_NOKASLR_DEFAULT (1u << 0) /* boot at the link base unless "kaslr" is given */
+/* kslide.phys= (kslide.virt=) on the command line chooses the base: for reproducing a
+ * placement, never for an image in use (kslide-pack --debug-placement) */
+#define KSLIDE_IMAGE_DEBUG_PLACEMENT (1u << 1)
 
 
 struct kslide_image_header {

@@ -16,6 +16,8 @@
 extern char _kernel_start[], _kernel_end[];
 
 #define MIN_BASE 0x01000000ull /* kslide-pack's default lower bound for i386: 16 MiB */
+/* A base drawn, or chosen by kslide.phys= on an image packed for it: a slot either way. */
+#define PLACED (KSLIDE_BOOT_RANDOMIZED | KSLIDE_BOOT_DEBUG_PLACEMENT)
 
 static bool header_valid(const struct kslide_bootinfo *bi)
 {
@@ -44,7 +46,7 @@ static bool virtual_base_valid(const struct kslide_bootinfo *bi)
 /* Drawn on its own: aligned, in the upper half, clear of the fixed area at the top. */
 static bool virtual_base_valid(const struct kslide_bootinfo *bi)
 {
-	if (!(bi->flags & KSLIDE_BOOT_RANDOMIZED))
+	if (!(bi->flags & PLACED))
 		return bi->virt_base == bi->link_virt_base ||
 		       check_fail("unrandomized virtual base", bi->virt_base, bi->link_virt_base);
 	if (bi->virt_slots == 0 || bi->virt_align == 0)
@@ -73,7 +75,7 @@ static bool slide_consistent(const struct kslide_bootinfo *bi)
 
 static bool base_within_bounds(const struct kslide_bootinfo *bi)
 {
-	if (!(bi->flags & KSLIDE_BOOT_RANDOMIZED))
+	if (!(bi->flags & PLACED))
 		return bi->phys_base == bi->link_phys_base ||
 		       check_fail("unrandomized base", bi->phys_base, bi->link_phys_base);
 	if (bi->phys_slots == 0)

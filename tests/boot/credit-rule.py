@@ -3,7 +3,7 @@
 
 The timing sources' credit depends on how busy the host is (TCG's TSC and PIT are the host's
 clock), so a test may not expect a given figure. What the stub does promise, whatever the
-host (lib/entropy.c's credit policy, boot/stub.c's check_credit):
+host (lib/entropy.c's credit policy, boot/stub_report.c's report_check_credit):
   - the credit lies within the bounds of the sources that answered: RDSEED 16 and RDRAND 8
     bits per 32-bit sample, 8 samples each (QEMU's never run dry, so all 8 are taken), the
     TSC at most 8, the PIT at most 4, the RTC nothing, the total at most 256;
@@ -11,7 +11,8 @@ host (lib/entropy.c's credit policy, boot/stub.c's check_credit):
     than the X.YY bits of the possible bases" appears exactly when C < log2(slots x vslots),
     with the line's own C and that log2 (printed cut to two decimals); the reference kernel
     says "low entropy" with the same figures exactly then (kslide's boot info flag);
-  - with no credit, or no random draw (nokaslr, no slot), no such warning.
+  - with no credit, or no random draw (nokaslr, no slot, a base chosen by kslide.phys= on
+    an image packed with --debug-placement, phys or virt), no such warning.
 usage: credit-rule.py LOG      exit 0 and no output when every rule holds; else the reasons
 """
 import math
@@ -32,7 +33,7 @@ WARNING = re.compile(r"^kslide: warning: (\d+) bits of entropy credited, fewer t
 KERNEL_TOLD = re.compile(r"^kernel: low entropy: (\d+) bits credited for (\d+) x (\d+) "
                          r"possible bases")
 REFERENCE_KERNEL = re.compile(r"^kernel: running at ")
-NOT_DRAWN = re.compile(r"^kslide: (nokaslr:|warning: no slot fits the kernel)")
+NOT_DRAWN = re.compile(r"^kslide: (nokaslr:|warning: no slot fits the kernel|debug placement: )")
 
 
 def judge(text):

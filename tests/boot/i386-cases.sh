@@ -34,6 +34,9 @@ oops_limit=2: the second guess panics, not the first	-F -A selftest=oops_limit -
 unknown selftest fails the run	-F -A selftest=nosuch -e no.suite.named $img
 module survives the move	-m 128M -I '$MODULE' -e 'module 0 at .* intact' $img
 40 MiB module at -m 64M survives	-m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $img4k
+kslide.phys= on an image packed with --debug-placement: that base	-m 1G -A kslide.phys=0x2a400000 -e '^kslide: debug placement: phys=0x2a400000, slot 330 of 440' -e '^kslide: base=0xea400000 phys=0x2a400000 slots=440 ' -e ^kernel:.self-check.passed -e not.randomized $B/i386/kernel-debug.img
+kslide.phys= on an ordinary image: named, ignored, the base drawn	-m 1G -A kslide.phys=0x2a400000 -e '^kslide: kslide.phys= ignored: this image was not packed with --debug-placement' -N 'debug placement' -N 'not randomized' -e ^kernel:.self-check.passed $img
+kslide.phys= that is no slot: refused, naming the slots	-H -m 1G -A kslide.phys=0x2a401000 -e 'kslide.phys=0x2a401000 is not a slot: the 440 slots are 0x200000-aligned bases in \[0x1000000, ' $B/i386/kernel-debug.img
 payload byte flipped is refused	-H -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED
 relocation table byte flipped is refused	-H -e 'image rejected: checksum mismatch' $TABLE_FLIPPED
 CASES

@@ -2,7 +2,8 @@
 # The boot tests' one parallel runner (matrix.sh, grub.sh, uniformity.sh, tests/linux/boot.sh
 # and boot-many.sh): every case of WORKDIR/cases, one a line as NAME<TAB>ARGUMENTS, where the
 # arguments are tests/boot/qemu-boot.sh's, as shell words (quoted where they hold spaces or
-# patterns). Boot N writes its output to WORKDIR/out.N, its errors to err.N and its exit
+# patterns); arguments that begin "--with SCRIPT" run tests/SCRIPT with the rest of them
+# instead (tests/linux/entry-proof.sh). Boot N writes its output to WORKDIR/out.N, its errors to err.N and its exit
 # status to status.N; callers read them for more than a pass.
 #
 # Prints one TAP-style line per case, in order: "ok N - NAME: " and the boot's last line, or
@@ -20,7 +21,9 @@ if [ "${1:-}" = --one ]; then # internal: --one WORKDIR N [nice]
 	work=$2 n=$3 nice=${4:-}
 	line=$(sed -n "${n}p" "$work/cases")
 	eval "set -- ${line#*	}"
-	$nice "$here/qemu-boot.sh" "$@" >"$work/out.$n" 2>"$work/err.$n"
+	run=$here/qemu-boot.sh
+	[ "${1:-}" = --with ] && { run=$here/../$2; shift 2; }
+	$nice "$run" "$@" >"$work/out.$n" 2>"$work/err.$n"
 	echo $? >"$work/status.$n"
 	exit 0
 fi

@@ -37,6 +37,10 @@ oops_limit=2: the second guess panics, not the first	$a -F -A selftest=oops_limi
 selftest=bootinfo	$a -A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $pie
 module survives the move	$a -m 128M -I '$MODULE' -e 'module 0 at .* intact' $pie
 40 MiB module at -m 64M survives	$a -m 64M -c max -I '$BIG_MODULE' -e 'module 0 at .* intact' $B/x86_64/kernel-4k.img
+kslide.phys= and kslide.virt= on an image packed with --debug-placement: those bases	$a -m 1G -A 'kslide.phys=0x2a400000 kslide.virt=0xffffffff90000000' -e '^kslide: debug placement: phys=0x2a400000, slot' -e '^kslide: debug placement: virt=0xffffffff90000000, slot' -e '^kslide: base=0xffffffff90000000 phys=0x2a400000 ' $pass $B/x86_64/kernel-debug.img
+kslide.phys= alone: the virtual base still drawn	$a -m 1G -A kslide.phys=0x2a400000 -e '^kslide: base=0xffffffff[0-9a-f]{8} phys=0x2a400000 ' -N 'debug placement: virt=' $pass $B/x86_64/kernel-debug.img
+kslide.virt= alone: the physical base drawn, the boot a debug placement	$a -m 1G -A kslide.virt=0xffffffff90000000 -e '^kslide: debug placement: virt=0xffffffff90000000, slot' -N 'debug placement: phys=' -e '^kslide: base=0xffffffff90000000 phys=' $pass -e 'not randomized' $B/x86_64/kernel-debug.img
+kslide.phys= and kslide.virt= on an ordinary image: named, ignored	$a -m 1G -A 'kslide.phys=0x2a400000 kslide.virt=0xffffffff90000000' -e '^kslide: kslide.phys= ignored: this image was not packed' -e '^kslide: kslide.virt= ignored: this image was not packed' -N 'debug placement' $pass $img
 payload byte flipped is refused	$a -H -e 'image rejected: checksum mismatch' $PAYLOAD_FLIPPED64
 relocation table byte flipped is refused	$a -H -e 'image rejected: checksum mismatch' $TABLE_FLIPPED64
 a CPU without long mode gets a message	$a -c qemu32 -H -e no.long.mode $img

@@ -5,7 +5,9 @@
 # Through QEMU's -kernel (the initramfs as -initrd, a Multiboot module) and through GRUB's
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
 # x86-64; nokaslr keeps both kernels at their link base (cloud-amd64's compressed image
-# ends below it; its uncompressed one covers it, and is refused by name). Two boots at a time.
+# ends below it; its uncompressed one covers it, and is refused by name). The 686 packed with
+# --debug-placement boots at chosen bases, where tests/linux/entry-proof.sh stops it at its
+# entry and judges its memory. Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
 # usage: boot.sh BUILD_DIR
 set -u
@@ -13,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
-for f in 686.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
+for f in 686.img 686-debug.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
 	i386/initramfs.cpio x86_64/initramfs.cpio; do
 	[ -f "$L/$f" ] || { echo "boot-linux: $L/$f is missing: run make linux-images" >&2; exit 1; }
 done
@@ -33,6 +35,21 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	printf '686, -kernel, max, 1G\t-c max -m 1G -A "%s" %s\n' "$CMDLINE" "$I386"
 	printf '686, -kernel, nokaslr: the link base\t-c qemu32 -m 512M -A "nokaslr %s" %s %s\n' \
 		"$CMDLINE" "$LINK_686" "$I386"
+	# kslide.phys= takes a base on the image packed with --debug-placement (the 686 crash's
+	# phys, docs/reliability.md), and is named and ignored on the ordinary one.
+	printf '686, --debug-placement, kslide.phys=: that base\t-c max -m 1G -A "kslide.phys=0xc4be000 %s" %s %s\n' \
+		"$CMDLINE" "-e '^kslide: base=0xcc4be000 phys=0xc4be000 '" \
+		"-L -t 180 -I $L/i386/initramfs.cpio $L/686-debug.img"
+	# What Linux finds at its entry (tests/linux/entry-proof.sh, no kslide code in the judge):
+	# the kernel byte for byte as Linux's own list relocates it, the zero page, initrd and
+	# command line, at that phys, the lowest slot and the highest.
+	for p in 0xc4be000 0x1000000 top; do
+		printf '686, entry proof at kslide.phys=%s\t--with linux/entry-proof.sh %s %s %s %s "%s"\n' "$p" \
+			"$L/686-debug.img" "$L/686/vmlinuz" "$L/i386/initramfs.cpio" "$p" "$CMDLINE"
+	done
+	printf '686, ordinary image: kslide.phys= ignored\t-c max -m 1G -A "kslide.phys=0xc4be000 %s" %s %s\n' \
+		"$CMDLINE" "-e '^kslide: kslide.phys= ignored: this image was not packed with --debug-placement' -N 'debug placement'" \
+		"$I386"
 	printf '686, GRUB BIOS, max, 512M\t%s -e map=mmap -c max -m 512M %s\n' "$GRUB" "$L/686.iso"
 	printf '686, GRUB UEFI, 512M\t%s -e map=efi -U -m 512M %s\n' "$GRUB" "$L/686.iso"
 	printf 'cloud-amd64, -kernel, qemu64, 512M\t-c qemu64 -m 512M -A "%s" %s\n' "$CMDLINE" "$X86_64"

@@ -179,6 +179,33 @@ static void test_list_membership(void **state)
 	assert_false(cmdline_list_has("pit", NULL));
 }
 
+/* Numbers: "0x" hex or decimal, the whole value, up to 2^64 - 1. */
+static void test_numbers_are_hex_or_decimal_and_whole(void **state)
+{
+	(void)state;
+	uint64_t v = 7;
+	assert_int_equal(cmdline_parse_u64("0xc4be000", &v), KS_OK);
+	assert_int_equal(v, 0xc4be000);
+	assert_int_equal(cmdline_parse_u64("0XC4BE000", &v), KS_OK);
+	assert_int_equal(v, 0xc4be000);
+	assert_int_equal(cmdline_parse_u64("16777216", &v), KS_OK);
+	assert_int_equal(v, 16777216);
+	assert_int_equal(cmdline_parse_u64("0xffffffffffffffff", &v), KS_OK);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(cmdline_parse_u64("18446744073709551615", &v), KS_OK);
+	assert_true(v == UINT64_MAX);
+	v = 7;
+	assert_int_equal(cmdline_parse_u64("0x10000000000000000", &v), KS_EOVERFLOW);
+	assert_int_equal(cmdline_parse_u64("18446744073709551616", &v), KS_EOVERFLOW);
+	assert_int_equal(cmdline_parse_u64("", &v), KS_EINVAL);
+	assert_int_equal(cmdline_parse_u64("0x", &v), KS_EINVAL);
+	assert_int_equal(cmdline_parse_u64("0x12g", &v), KS_EINVAL);
+	assert_int_equal(cmdline_parse_u64("12a", &v), KS_EINVAL);
+	assert_int_equal(cmdline_parse_u64("-1", &v), KS_EINVAL);
+	assert_int_equal(cmdline_parse_u64("16M", &v), KS_EINVAL);
+	assert_int_equal(v, 7);
+}
+
 static void expect_stripped(const char *in, const char *want)
 {
 	char s[256];
@@ -277,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_get_key_must_match_whole_key),
 		cmocka_unit_test(test_get_value_too_long_is_enospc),
 		cmocka_unit_test(test_list_membership),
+		cmocka_unit_test(test_numbers_are_hex_or_decimal_and_whole),
 		cmocka_unit_test(test_stub_words_are_removed_the_rest_kept_in_order),
 		cmocka_unit_test(test_only_whole_stub_words_are_removed),
 		cmocka_unit_test(test_stub_words_are_walked_in_order),

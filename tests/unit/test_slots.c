@@ -3,6 +3,7 @@
  * against a brute-force byte map on thousands of random layouts.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -283,6 +284,37 @@ static void addresses_ascend_and_avoid_the_hole(void **state)
 	assert_int_equal(slot_map_address(&map, map.total, &previous), KS_ERANGE);
 }
 
+/* slot_map_index_of is slot_map_address's inverse, and says KS_ENOENT where no slot starts. */
+static void index_of_names_the_slot_at_an_address(void **state)
+{
+	(void)state;
+	const struct mem_range usable[] = { R(0, 64 * PAGE) };
+	const struct mem_range avoid[] = { R(20 * PAGE + 5, 3 * PAGE) };
+	const struct slot_request req = { .usable = usable, .usable_count = 1, .avoid = avoid,
+					  .avoid_count = 1, .image_size = 3 * PAGE, .align = PAGE,
+					  .min = PAGE, .max_last = 60 * PAGE - 1 };
+	struct span work[SLOT_WORK_SPANS(1, 1)];
+	struct slot_map map;
+	uint64_t index = 99;
+
+	assert_int_equal(slot_map_build(&map, &req, work, SLOT_WORK_SPANS(1, 1)), KS_OK);
+	assert_int_equal(slot_map_index_of(&map, PAGE, &index), KS_OK);
+	assert_int_equal(index, 0);
+	assert_int_equal(slot_map_index_of(&map, 17 * PAGE, &index), KS_OK); /* last below */
+	assert_int_equal(index, 16);
+	assert_int_equal(slot_map_index_of(&map, 24 * PAGE, &index), KS_OK); /* first above */
+	assert_int_equal(index, 17);
+	assert_int_equal(slot_map_index_of(&map, 57 * PAGE, &index), KS_OK); /* the last */
+	assert_int_equal(index, map.total - 1);
+	index = 99;
+	assert_int_equal(slot_map_index_of(&map, 0, &index), KS_ENOENT);	       /* below min */
+	assert_int_equal(slot_map_index_of(&map, 18 * PAGE, &index), KS_ENOENT);  /* on the hole */
+	assert_int_equal(slot_map_index_of(&map, 23 * PAGE, &index), KS_ENOENT);  /* its end */
+	assert_int_equal(slot_map_index_of(&map, 58 * PAGE, &index), KS_ENOENT);  /* past max */
+	assert_int_equal(slot_map_index_of(&map, 30 * PAGE + 8, &index), KS_ENOENT); /* unaligned */
+	assert_int_equal(index, 99);
+}
+
 /* ---- Property test: slot_map_build against a byte-by-byte reference ---- */
 
 #define CELLS 4096 /* universe size in cells; a cell is 'scale' bytes */
@@ -486,6 +518,24 @@ static void slot_map_agrees_with_brute_force_on_random_layouts(void **state)
 			report(seed, round, "index past the end");
 			fail();
 		}
+		/* The inverse: every cell start is slot i exactly when brute force lists it i-th;
+		 * an address one byte past a start never is (unless cells are one byte). */
+		size_t next = 0;
+		for (uint64_t c = 0; c < CELLS; c++) {
+			uint64_t index = UINT64_MAX;
+			int rc = slot_map_index_of(&map, l.base + c * l.scale, &index);
+			bool listed = next < expect && slots[next] == c;
+			if (rc != (listed ? KS_OK : KS_ENOENT) || (listed && index != next)) {
+				report(seed, round, "slot index of an address");
+				fail();
+			}
+			next += listed;
+			if (l.scale > 1 &&
+			    slot_map_index_of(&map, l.base + c * l.scale + 1, &index) != KS_ENOENT) {
+				report(seed, round, "an unaligned address is a slot");
+				fail();
+			}
+		}
 		nonempty += expect > 0;
 	}
 	/* Guard the generator: most layouts should have some slots, some none. */
@@ -501,6 +551,7 @@ int main(void)
 		cmocka_unit_test(free_list_is_usable_minus_avoid_clipped_to_bounds),
 		cmocka_unit_test(work_one_entry_short_is_enospc),
 		cmocka_unit_test(addresses_ascend_and_avoid_the_hole),
+		cmocka_unit_test(index_of_names_the_slot_at_an_address),
 		cmocka_unit_test(slot_map_agrees_with_brute_force_on_random_layouts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

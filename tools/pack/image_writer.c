@@ -143,7 +143,8 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	memcpy(h->magic, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES);
 	h->version = KSLIDE_IMAGE_VERSION;
 	h->header_size = sizeof(*h);
-	h->flags = opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0;
+	h->flags = (opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0) |
+		   (opt->debug_placement ? KSLIDE_IMAGE_DEBUG_PLACEMENT : 0);
 	h->arch = k->arch;
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;

@@ -23,7 +23,7 @@ BOOTSTRAP_STAMP := $(BUILD)/.bootstrap-ok
 # make check STAGE="unit boot-i386": only those stages (scripts/check.sh --list names them).
 STAGE ?=
 
-.PHONY: all check check-busy run bench iso bootstrap clean help tools images
+.PHONY: all check check-busy check-no-ia32 run bench iso bootstrap clean help tools images
 #: tools and the packed reference images (the default)
 all: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory tools images
@@ -69,6 +69,13 @@ HOGS ?= 2
 #: (docs/reliability.md, "Fresh machines and busy ones")
 check-busy:
 	$(Q)scripts/check-busy.sh $(HOGS) -- --no-print-directory BUILD=$(BUILD) STAGE="$(STAGE)"
+
+CHECK ?= check
+#: CHECK (check, or check-busy) as on a machine whose kernel refuses 32-bit programs:
+#: each start of an i386 program fails (tests/harness/no_ia32.c, preloaded)
+check-no-ia32: $(BUILD)/harness/no_ia32.so
+	$(Q)scripts/check-no-ia32.sh $(BUILD) $< $(CHECK) -- --no-print-directory BUILD=$(BUILD) \
+		STAGE="$(STAGE)" HOGS=$(HOGS)
 
 #: build, boot each reference kernel in QEMU a few times, show the bases
 run: $(BOOTSTRAP_STAMP)

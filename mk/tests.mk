@@ -47,6 +47,11 @@ unit: $(UNIT_BINS)
 	$(Q)scripts/run-unit.sh $(UNIT_BINS)
 	$(Q)$(MAKE) -s --no-print-directory unit-i386-emulated
 
+# make check-no-ia32's preload: no sanitizers (it runs inside every process, sanitized or not).
+$(BUILD)/harness/no_ia32.so: tests/harness/no_ia32.c | $(BOOTSTRAP_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -std=c11 -O2 $(WARN) -shared -fPIC -o $@ $< -ldl
+
 #### relocation oracle: the linker judges the packer ####
 # The same objects linked at other addresses; moving kernel.elf there with the packer's table
 # must give exactly these bytes. 0x1234000 is 4 KiB aligned but no 2 MiB multiple.

@@ -12,7 +12,7 @@ shift
 T=$(mktemp -d "${TMPDIR:-/tmp}/kslide-pack-sweep.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # Statuses nothing else gives: a sanitizer report is a crash, never a refusal (exit 1).
-export ASAN_OPTIONS=exitcode=86:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
 # Seconds one file may take; the largest libraries take a few under ASan.
 PACK_TIMEOUT=120
 

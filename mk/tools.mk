@@ -1,8 +1,10 @@
 # Host programs (tools/): kslide-pack with both stubs embedded, kslide-stat, kslide-kallsyms.
 
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
-# The packer's reading and writing (tools/pack/*.c), which the oracle and benchmarks link too.
-PACK_LIB_SRCS := $(wildcard tools/pack/*.c)
+# The packer's reading and writing (tools/pack/*.c), which the oracle and benchmarks link too,
+# with what every tool shares (tools/common/*.c).
+TOOL_COMMON_SRCS := $(wildcard tools/common/*.c)
+PACK_LIB_SRCS := $(wildcard tools/pack/*.c) $(TOOL_COMMON_SRCS)
 PACK_LIB_OBJS := $(PACK_LIB_SRCS:%.c=$(BUILD)/tool/%.o)
 PACK_OBJS := $(BUILD)/tool/tools/kslide-pack.o $(PACK_LIB_OBJS) $(BUILD)/tool/tools/pack/stubs.o
 
@@ -20,7 +22,7 @@ $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
 	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
 	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o tools/stat/linux_kaslr.o \
-	tools/stat/subject.o) \
+	tools/stat/subject.o tools/stat/verdict.o) \
 	$(PACK_LIB_OBJS)
 STAT_LIBS = -lcairo -lgsl -lgslcblas -lm $(TOOL_LIBS)
 
@@ -30,7 +32,7 @@ $(BUILD)/bin/kslide-stat: $(STAT_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(STAT_LIBS) -o $@
 
-$(KALLSYMS): $(BUILD)/tool/tools/kslide-kallsyms.o
+$(KALLSYMS): $(BUILD)/tool/tools/kslide-kallsyms.o $(TOOL_COMMON_SRCS:%.c=$(BUILD)/tool/%.o)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/common/atomic_file.h"
+
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
 #endif
@@ -211,23 +213,15 @@ int main(int argc, char **argv)
 	if (!empty)
 		n = read_symbols(argv[optind], &syms, &start);
 
-	size_t len = strlen(output);
-	char *tmp = malloc(len + 5);
-	if (!tmp)
-		die(NULL, "out of memory");
-	memcpy(tmp, output, len);
-	memcpy(tmp + len, ".tmp", 5);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		die(tmp, "%s", strerror(errno));
-	write_table(f, syms, n, start);
-	if (fclose(f) != 0 || rename(tmp, output) != 0) {
-		remove(tmp);
-		die(output, "%s", strerror(errno));
-	}
+	struct atomic_file out;
+	char err[512];
+	if (atomic_file_open(&out, output, 0666, err, sizeof(err)))
+		die(output, "%s", err);
+	write_table(out.f, syms, n, start);
+	if (atomic_file_commit(&out, err, sizeof(err)))
+		die(output, "%s", err);
 	for (size_t i = 0; i < n; i++)
 		free((void *)syms[i].name);
 	free(syms);
-	free(tmp);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "include/kslide/image.h"
+#include "tools/common/atomic_file.h"
 #include "tools/pack/linux_image.h"
 #include "tools/stat/boots.h"
 #include "tools/stat/layout.h"
@@ -26,6 +27,7 @@
 #include "tools/stat/seed.h"
 #include "tools/stat/stats.h"
 #include "tools/stat/subject.h"
+#include "tools/stat/verdict.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -238,64 +240,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return check_combination(o);
 }
 
-/* A file written under a temporary name and renamed into place when everything worked. */
-struct out_file {
-	const char *path;
-	char tmp[4096];
-	FILE *f;
-};
-
-static int out_open(struct out_file *o, const char *path)
+/* --bases-out, --random-out: written whole or not at all; no file when not asked for. */
+static int out_open(struct atomic_file *a, const char *path)
 {
-	o->path = path;
-	o->f = NULL;
-	if (!path)
-		return 0;
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp%ld", path, (long)getpid());
-	o->f = fopen(o->tmp, "wb");
-	return o->f ? 0 : error(path, "%s", strerror(errno));
+	char err[512];
+	*a = (struct atomic_file){ .f = NULL };
+	return path && atomic_file_open(a, path, 0666, err, sizeof(err)) ? error(path, "%s", err) : 0;
 }
 
-static int out_commit(struct out_file *o)
+static int out_commit(struct atomic_file *a, const char *path)
 {
-	if (!o->f)
-		return 0;
-	int bad = ferror(o->f) | fclose(o->f);
-	o->f = NULL;
-	if (bad || rename(o->tmp, o->path)) {
-		unlink(o->tmp);
-		return error(o->path, "cannot write: %s", strerror(errno));
-	}
-	return 0;
-}
-
-static void out_discard(struct out_file *o)
-{
-	if (o->f) {
-		fclose(o->f);
-		unlink(o->tmp);
-		o->f = NULL;
-	}
-}
-
-static int read_subject(const struct options *o, struct subject *sub)
-{
-	memset(sub, 0, sizeof(*sub));
-	sub->linux_own = o->linux_own;
-	if (o->linux_own) {
-		char err[512];
-		if (subject_read_bzimage(o->image, &sub->k, err, sizeof(err)))
-			return error(NULL, "%s", err);
-		sub->linux_kernel = true;
-		sub->x86_64 = sub->k.x86_64;
-		return 0;
-	}
-	const char *why;
-	if (layout_read_header(o->image, &sub->h, &sub->loaded, &why))
-		return error(o->image, "%s", why);
-	sub->linux_kernel = sub->h.handoff == KSLIDE_HANDOFF_LINUX;
-	sub->x86_64 = sub->h.arch == KSLIDE_ARCH_X86_64;
-	return 0;
+	char err[512];
+	return a->f && atomic_file_commit(a, err, sizeof(err)) ? error(path, "%s", err) : 0;
 }
 
 static int take_line(void *ctx, const char *line)
@@ -365,64 +321,16 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 	return 0;
 }
 
-/* 'false_alarm': the chance that this verdict calls a uniform source NOT UNIFORM. */
+/* One base's figures; EXIT_VERDICT when a base is no slot, 1 when there is nothing to measure. */
 static int measure(const char *name, const struct slot_set *set, const uint64_t *bases, size_t n,
 		   double false_alarm, uint64_t *index, struct base_report *b)
 {
-	b->name = name;
-	for (size_t i = 0; i < n; i++) {
-		int64_t k = layout_index(set, bases[i]);
-		if (k < 0) {
-			error(NULL, "%s base 0x%llx is not one of the %llu slots", name,
-			      (unsigned long long)bases[i], (unsigned long long)set->total);
-			return EXIT_VERDICT;
-		}
-		index[i] = (uint64_t)k;
-	}
-	if (uniformity_measure(index, n, set->total, &b->u))
-		return error(NULL,
-			     "need at least 2 bases over at least 2 slots (have %zu over %llu)", n,
-			     (unsigned long long)set->total);
-	uniformity_min_entropy_reference(n, set->total, &b->u);
-	b->verdict = uniformity_verdict(&b->u, false_alarm);
-	return 0;
-}
-
-/* Why the image fails, on stderr, one finding per line; EXIT_VERDICT if any, else 0. */
-static int findings(const struct report *r)
-{
-	int bad = 0;
-	const struct base_report *bases[] = { &r->phys, &r->virt };
-	for (size_t i = 0; i < 2; i++) {
-		const struct base_report *b = bases[i];
-		if (i == 1 && b->follows_physical) /* its figures are the physical ones */
-			continue;
-		if (!r->linux_own && b->slots_recount && b->slots_recount != b->slots_stub)
-			bad = error(r->image, "the stub counted %llu %s slots, the recount gives %llu",
-				    (unsigned long long)b->slots_stub, b->name,
-				    (unsigned long long)b->slots_recount);
-		if (strcmp(b->verdict, "uniform"))
-			bad = error(r->image, "%s bases: %s", b->name, b->verdict);
-	}
-	if (!r->linux_own && (r->zero_boots || r->low_boots))
-		bad = error(r->image,
-			    "%zu of %zu boots credited fewer bits than the layout's %.2f (lowest: %u)",
-			    r->low_boots, r->samples->n, r->layout_bits, r->credited_min);
-	return bad ? EXIT_VERDICT : 0;
-}
-
-static void entropy_flags(const struct samples *s, struct report *r)
-{
-	if (r->linux_own) /* Linux does not say what it drew from */
-		return;
-	r->layout_bits = log2((double)r->phys.slots_stub);
-	if (!r->virt.follows_physical)
-		r->layout_bits += log2((double)r->virt.slots_stub);
-	r->credited_min = samples_credited_min(s);
-	for (size_t i = 0; i < s->n; i++) {
-		r->zero_boots += s->credited[i] == 0;
-		r->low_boots += (double)s->credited[i] < r->layout_bits;
-	}
+	char err[256];
+	enum verdict_measure_result m =
+		verdict_measure(name, set, bases, n, false_alarm, index, b, err, sizeof(err));
+	if (m != VERDICT_MEASURED)
+		error(NULL, "%s", err);
+	return m == VERDICT_MEASURED ? 0 : m == VERDICT_NOT_A_SLOT ? EXIT_VERDICT : 1;
 }
 
 static int plot(const struct options *o, const struct report *r, const struct slot_set *phys,
@@ -455,14 +363,19 @@ int main(int argc, char **argv)
 		return rc == 2 ? 2 : 1;
 
 	struct subject sub;
-	if (read_subject(&o, &sub))
-		return 1;
+	char why[512];
+	if (subject_read(o.image, o.linux_own, &sub, why, sizeof(why)))
+		return error(NULL, "%s", why);
 
 	struct samples s;
-	struct out_file bases_out, random_out;
+	struct atomic_file bases_out, random_out;
 	samples_init(&s);
-	if (out_open(&bases_out, o.bases_out) || out_open(&random_out, o.random_out))
+	if (out_open(&bases_out, o.bases_out))
 		return 1;
+	if (out_open(&random_out, o.random_out)) {
+		atomic_file_discard(&bases_out);
+		return 1;
+	}
 	s.lines_out = bases_out.f;
 	s.random_out = random_out.f;
 	s.linux_own = sub.linux_own;
@@ -504,12 +417,12 @@ int main(int argc, char **argv)
 	if (rc == 0 && !outside) {
 		seed_patch_distribution(&r.seed);
 		linux_x86_64_distribution(&r.linux64);
-		entropy_flags(&s, &r);
+		verdict_entropy(&s, &r);
 		if (o.json)
 			output_json(stdout, &r);
 		else
 			output_text(stdout, &r);
-		verdict = findings(&r);
+		verdict = verdict_findings(&r, stderr) ? EXIT_VERDICT : 0;
 	}
 	if (rc == 0 && !outside && o.plot) {
 		/* measure() sorted the indexes; recompute them in sample order is not needed:
@@ -517,10 +430,10 @@ int main(int argc, char **argv)
 		rc = plot(&o, &r, &phys, &virt, pi, vi, s.n);
 	}
 	if (rc == 0)
-		rc = out_commit(&bases_out) | out_commit(&random_out);
+		rc = out_commit(&bases_out, o.bases_out) | out_commit(&random_out, o.random_out);
 	else {
-		out_discard(&bases_out);
-		out_discard(&random_out);
+		atomic_file_discard(&bases_out);
+		atomic_file_discard(&random_out);
 	}
 	free(pi);
 	free(vi);

@@ -34,6 +34,24 @@ judge "the same figures from the saved lines (--from)" \
 		grep -v '\"source\"' '$tmp/stat.json' | cmp -s - '$tmp/a'"
 judge "40 x 256 random bytes written" test "$(wc -c <"$tmp/random.bin")" -eq 10240
 judge "the plot is an SVG" grep -q '<svg' "$tmp/plot.svg"
+# Outputs are whole or not there: a write that fails (no file may grow: ulimit -f 0) leaves
+# the old --bases-out and --plot files as they were, and no temporary file beside them.
+# kslide-stat's stderr goes through a pipe, since a file would not grow either.
+no_growth() { # no_growth ARGS...: kslide-stat ARGS where no file may grow; stderr, "status N"
+	(trap '' XFSZ; ulimit -f 0; "$stat" "$@" 2>&1 >/dev/null; echo "status $?") | cat
+}
+echo old >"$tmp/old.txt"
+echo old >"$tmp/old.png"
+no_growth --from "$tmp/bases.txt" --bases-out "$tmp/old.txt" "$image" >"$tmp/full.err"
+judge "--bases-out that cannot be written: exit 1, the old file kept, nothing left beside it" \
+	sh -c "grep -qx 'status 1' '$tmp/full.err' && test \"\$(cat '$tmp/old.txt')\" = old &&
+		test -z \"\$(ls -d '$tmp/old.txt'.tmp* 2>/dev/null)\" &&
+		grep -q 'old.txt: cannot write: File too large' '$tmp/full.err'"
+no_growth --from "$tmp/bases.txt" --plot "$tmp/old.png" "$image" >"$tmp/full.err"
+judge "--plot that cannot be written: exit 1, the old picture kept, nothing left beside it" \
+	sh -c "grep -qx 'status 1' '$tmp/full.err' && test \"\$(cat '$tmp/old.png')\" = old &&
+		test -z \"\$(ls -d '$tmp/old.png'.tmp* 2>/dev/null)\" &&
+		grep -q 'old.png: ' '$tmp/full.err'"
 
 # The seed patch's algorithm (tools/stat/seed.c), 500 draws from awk's generator: kslide-stat
 # must call it not uniform and measure a min-entropy near the exact 2.09 bits.

@@ -1,5 +1,5 @@
 /*
- * What the parts of the ELF reader share (kernel_elf.c reads segments, emit_relocs.c the
+ * What the parts of the ELF reader share (kernel_segments.c reads segments, emit_relocs.c the
  * --emit-relocs sections, dynamic_relocs.c a static PIE's .rela.dyn and .relr.dyn). Not for
  * callers: they use kernel_elf.h.
  */
@@ -28,6 +28,11 @@ int reader_add_fixup(struct reader *r, uint64_t offset, enum reloc_kind kind);
 
 /* "R_X86_64_GOTPCREL", or NULL for a number with no name. */
 const char *x86_64_type_name(unsigned type);
+
+/* The PT_LOAD segments checked and laid out into r->k (kernel_segments.c). 0 or -1. */
+int segments_read(struct reader *r);
+/* Their file bytes copied into the payload, the rest zero. 0 or -1. */
+int segments_copy(struct reader *r, const uint8_t *buf, size_t len);
 
 /* A static PIE's dynamic relocations become fixups; their fields get the link-time values. */
 int dynamic_relocs_read(struct reader *r);

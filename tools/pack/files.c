@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/common/atomic_file.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/files.h"
 
-#define TEMP_SUFFIX ".tmpXXXXXX"
 #define IMAGE_MODE 0644
 
 /* "a FIFO": what a file that is not regular is, for messages. */
@@ -117,31 +117,15 @@ static int write_all(int fd, const uint8_t *bytes, size_t size)
 static int write_atomic(const char *path, const uint8_t *bytes, size_t size, char *err,
 			size_t err_cap)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + sizeof(TEMP_SUFFIX));
-	if (!tmp)
-		return pack_fail(err, err_cap, "out of memory");
-	snprintf(tmp, n + sizeof(TEMP_SUFFIX), "%s%s", path, TEMP_SUFFIX);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
+	struct atomic_file out;
+	if (atomic_file_open(&out, path, IMAGE_MODE, err, err_cap))
+		return -1;
+	if (fwrite(bytes, 1, size, out.f) != size) {
 		int e = errno;
-		free(tmp);
-		return pack_fail(err, err_cap, "cannot create a temporary file beside it: %s",
-				 strerror(e));
+		atomic_file_discard(&out);
+		return pack_fail(err, err_cap, "cannot write: %s", strerror(e ? e : EIO));
 	}
-	int e = write_all(fd, bytes, size);
-	if (!e && fchmod(fd, IMAGE_MODE) != 0)
-		e = errno;
-	if (!e && fsync(fd) != 0)
-		e = errno;
-	if (close(fd) != 0 && !e)
-		e = errno;
-	if (!e && rename(tmp, path) != 0)
-		e = errno;
-	if (e)
-		unlink(tmp);
-	free(tmp);
-	return e ? pack_fail(err, err_cap, "cannot write: %s", strerror(e)) : 0;
+	return atomic_file_commit(&out, err, err_cap);
 }
 
 int pack_write_output(const char *path, const uint8_t *bytes, size_t size, char *err,
@@ -155,10 +139,5 @@ int pack_write_output(const char *path, const uint8_t *bytes, size_t size, char 
 				     strerror(e))
 			 : 0;
 	}
-	/* A symbolic link stays a link: its target gets the new image. */
-	struct stat st;
-	char *target = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-	int rc = write_atomic(target ? target : path, bytes, size, err, err_cap);
-	free(target);
-	return rc;
+	return write_atomic(path, bytes, size, err, err_cap);
 }

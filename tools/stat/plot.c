@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
+#include "tools/common/atomic_file.h"
 #include "tools/stat/plot.h"
 
 #define WIDTH	      1000.0
@@ -214,37 +214,44 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
+static cairo_status_t write_to_file(void *closure, const unsigned char *data, unsigned int length)
+{
+	return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
+							  : CAIRO_STATUS_WRITE_ERROR;
+}
+
 int plot_write(const char *path, const char *title, const struct plot_panel *panels, size_t count,
 	       const char **why)
 {
+	static char err[512];
 	int svg = has_suffix(path, ".svg");
 	if (!svg && !has_suffix(path, ".png")) {
 		*why = "the picture's name must end in .png or .svg";
 		return -1;
 	}
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	if (!tmp) {
-		*why = "out of memory";
+	struct atomic_file out;
+	if (atomic_file_open(&out, path, 0666, err, sizeof(err))) {
+		*why = err;
 		return -1;
 	}
-	snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
 	double height = TITLE_HEIGHT + PANEL_HEIGHT * (double)count;
 	cairo_surface_t *s =
-		svg ? cairo_svg_surface_create(tmp, WIDTH, height)
+		svg ? cairo_svg_surface_create_for_stream(write_to_file, out.f, WIDTH, height)
 		    : cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)WIDTH, (int)height);
 	cairo_t *cr = cairo_create(s);
 	draw(cr, title, panels, count);
 	cairo_destroy(cr);
 	cairo_status_t st = svg ? (cairo_surface_finish(s), cairo_surface_status(s))
-				: cairo_surface_write_to_png(s, tmp);
+				: cairo_surface_write_to_png_stream(s, write_to_file, out.f);
 	cairo_surface_destroy(s);
-	if (st != CAIRO_STATUS_SUCCESS || rename(tmp, path)) {
-		*why = st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : "cannot rename";
-		unlink(tmp);
-		free(tmp);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		*why = cairo_status_to_string(st);
+		atomic_file_discard(&out);
 		return -1;
 	}
-	free(tmp);
+	if (atomic_file_commit(&out, err, sizeof(err))) {
+		*why = err;
+		return -1;
+	}
 	return 0;
 }

@@ -123,3 +123,25 @@ int subject_linux_slot_sets(const struct subject *sub, const struct samples *s,
 		"Linux's KASLR model: setup header, vmlinux, the kernel's memory map";
 	return 0;
 }
+
+int subject_read(const char *image, bool linux_own, struct subject *sub, char *err,
+		 size_t err_cap)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->linux_own = linux_own;
+	if (linux_own) {
+		if (subject_read_bzimage(image, &sub->k, err, err_cap))
+			return 1;
+		sub->linux_kernel = true;
+		sub->x86_64 = sub->k.x86_64;
+		return 0;
+	}
+	const char *why;
+	if (layout_read_header(image, &sub->h, &sub->loaded, &why)) {
+		snprintf(err, err_cap, "%s: %s", image, why);
+		return 1;
+	}
+	sub->linux_kernel = sub->h.handoff == KSLIDE_HANDOFF_LINUX;
+	sub->x86_64 = sub->h.arch == KSLIDE_ARCH_X86_64;
+	return 0;
+}

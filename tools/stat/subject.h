@@ -21,6 +21,11 @@ struct subject {
 	struct linux_kaslr k;	      /* a bzImage's */
 };
 
+/* IMAGE read: a packed image's header, or with linux_own a bzImage's facts. 0, or 1 with a
+ * message in err. */
+int subject_read(const char *image, bool linux_own, struct subject *sub, char *err,
+		 size_t err_cap);
+
 /* The bzImage's facts for linux_kaslr.h: its setup header, payload and vmlinux. 0, or 1 with
  * a message in err. */
 int subject_read_bzimage(const char *path, struct linux_kaslr *k, char *err, size_t err_cap);

@@ -19,10 +19,7 @@ $(BUILD)/bin/kslide-pack: $(PACK_OBJS) $(LIB_TOOL_OBJS)
 
 # kslide-stat (tools/stat/): boots an image many times and measures its bases. It reads a
 # bzImage (--linux) with the packer's reader, so it links the packer's objects and libraries.
-STAT_OBJS := $(addprefix $(BUILD)/tool/, tools/kslide-stat.o tools/stat/boots.o \
-	tools/stat/lines.o tools/stat/samples.o tools/stat/layout.o tools/stat/stats.o \
-	tools/stat/seed.o tools/stat/plot.o tools/stat/output.o tools/stat/linux_kaslr.o \
-	tools/stat/subject.o tools/stat/verdict.o) \
+STAT_OBJS := $(patsubst %.c,$(BUILD)/tool/%.o,tools/kslide-stat.c $(wildcard tools/stat/*.c)) \
 	$(PACK_LIB_OBJS)
 STAT_LIBS = -lcairo -lgsl -lgslcblas -lm $(TOOL_LIBS)
 

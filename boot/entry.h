@@ -13,11 +13,11 @@
 /* Kept for the entries to come, so their numbers never move: UEFI's PE entry (3), PVH (4). */
 
 /* Offsets of struct boot_entry, for the entry code. */
-#define BOOT_ENTRY_PROTOCOL 0
-#define BOOT_ENTRY_MAGIC 4
-#define BOOT_ENTRY_INFO 8
+#define BOOT_ENTRY_PROTOCOL    0
+#define BOOT_ENTRY_MAGIC       4
+#define BOOT_ENTRY_INFO	       8
 #define BOOT_ENTRY_IMAGE_START 16
-#define BOOT_ENTRY_SIZE 24
+#define BOOT_ENTRY_SIZE	       24
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>

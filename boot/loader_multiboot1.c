@@ -25,7 +25,8 @@ static int parse(const struct phys_reader *mem, const struct boot_entry *entry,
 static uint64_t loaded_size(const struct boot_entry *entry)
 {
 	(void)entry;
-	return multiboot_header[MB1_HEADER_LOAD_END / 4] - multiboot_header[MB1_HEADER_LOAD_ADDR / 4];
+	return multiboot_header[MB1_HEADER_LOAD_END / 4] -
+	       multiboot_header[MB1_HEADER_LOAD_ADDR / 4];
 }
 
 const struct boot_loader loader_multiboot1 = {

@@ -29,7 +29,8 @@ struct phys_reader {
 };
 
 struct boot_env {
-	/* As the loader left them in EAX and EBX, for a handoff that passes them on. */
+	/* As the Multiboot loader left them in EAX and EBX (struct boot_entry's magic and info),
+	 * for a handoff that passes them on. */
 	uint32_t loader_magic;
 	uint32_t loader_info;
 

@@ -1,7 +1,7 @@
 /*
- * The stub's two tables: the ways in (boot loaders, by the magic in EAX) and the ways out
- * (kernel handoffs, by the image header's handoff field). A new protocol is one file and one
- * line here (docs/design.md, "Adding a boot protocol").
+ * The stub's two tables: the ways in (boot loaders, by the protocol their entry code named in
+ * struct boot_entry) and the ways out (kernel handoffs, by the image header's handoff field).
+ * A new protocol is one file and one line here (docs/design.md, "Adding a boot protocol").
  */
 #include <stddef.h>
 
@@ -24,10 +24,10 @@ static const struct kernel_handoff *const handoffs[] = {
 
 #define COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
-const struct boot_loader *boot_loader_for(uint32_t magic)
+const struct boot_loader *boot_loader_for(const struct boot_entry *entry)
 {
 	for (size_t i = 0; i < COUNT(loaders); i++)
-		if (loaders[i]->magic == magic)
+		if (loaders[i]->protocol == entry->protocol)
 			return loaders[i];
 	return NULL;
 }

@@ -12,8 +12,9 @@
  * Memory the loader handed over (info structure, memory map, command line, modules) and the
  * whole packed image are avoided, so the copy never overwrites its own source.
  *
- * The ways in and out are tables (boot/protocols.c): the loader is chosen by the magic the
- * entry code was given, the handoff by the image header; this file only chooses among them.
+ * The ways in and out are tables (boot/protocols.c): the loader is chosen by the protocol the
+ * entry code named (struct boot_entry, boot/entry.h), the handoff by the image header; this file
+ * only chooses among them.
  *
  * Two levels of failure, as in Linux: warn() and carry on without randomization when that is
  * still safe, error() and refuse to start the kernel when an invariant is broken.
@@ -35,6 +36,7 @@ __attribute__((section(".kslide_header"), used)) struct kslide_image_header imag
 
 struct kslide_bootinfo boot_info;
 struct boot_env stub_env;
+const uint8_t *stub_image;
 
 static struct entry_regs entry_regs;
 
@@ -59,20 +61,24 @@ static const void *identity_read(void *ctx, uint64_t addr, uint64_t len)
 
 static const struct phys_reader physical_memory = { identity_read, NULL };
 
-const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
+const struct entry_regs *stub_main(const struct boot_entry *entry)
 {
 	console_init();
-	const struct boot_loader *loader = boot_loader_for(loader_magic);
+	const struct boot_loader *loader = boot_loader_for(entry);
 	if (!loader)
-		return stub_error("boot loader", "not started by a Multiboot loader");
-	const struct kernel_handoff *handoff = image_check(loader);
+		return stub_error("boot loader", "an entry of a protocol this stub does not know");
+	const char *refused = loader->check(entry);
+	if (refused)
+		return stub_error("boot loader", refused);
+	stub_image = (const uint8_t *)(uintptr_t)entry->image_start;
+	const struct kernel_handoff *handoff = image_check(loader, entry);
 	if (!handoff)
 		return NULL;
-	int rc = loader->parse(&physical_memory, loader_info, &stub_env);
-	stub_env.loader_magic = loader_magic;
-	stub_env.loader_info = loader_info;
+	int rc = loader->parse(&physical_memory, entry, &stub_env);
+	stub_env.loader_magic = entry->magic;
+	stub_env.loader_info = (uint32_t)entry->info;
 	if (rc == KS_OK)
-		rc = bootenv_avoid(&stub_env, (uintptr_t)_image_start, image_header.image_file_size);
+		rc = bootenv_avoid(&stub_env, (uintptr_t)stub_image, image_header.image_file_size);
 	if (rc != KS_OK && stub_env.modules_given > BOOTENV_MODULES_MAX) {
 		console_print("kslide: error: boot information unusable: %u modules; at most %u are "
 			      "supported; not starting the kernel\n",
@@ -133,7 +139,7 @@ const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info)
 		return NULL;
 	struct handoff_context ctx = {
 		.image = &image_header,
-		.data = _image_start + image_header.handoff_data_offset,
+		.data = stub_image + image_header.handoff_data_offset,
 		.env = &stub_env,
 		.bootinfo = &boot_info,
 		.mapping = &mapping,

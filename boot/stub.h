@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "boot/entry.h"
 #include "boot/handoff.h"
 #include "include/kslide/bootinfo.h"
 
@@ -11,11 +12,11 @@
 extern struct kslide_bootinfo boot_info;
 
 /*
- * Called once by the entry code with the loader's EAX and EBX: choose the kernel's base, move
+ * Called once by the entry code with what its loader gave: choose the kernel's base, move
  * and relocate it, fill boot_info, and let the image's handoff decide the kernel's registers.
  * Returns them for the entry code to load and jump with, or NULL when the kernel must not run
  * (the reason has been printed).
  */
-const struct entry_regs *stub_main(uint32_t loader_magic, uint32_t loader_info);
+const struct entry_regs *stub_main(const struct boot_entry *entry);
 
 #endif

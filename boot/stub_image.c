@@ -23,7 +23,8 @@ const struct kernel_handoff *image_reject(const char *why)
 }
 
 /* Check the image as this loader loaded it; returns the handoff it names. */
-const struct kernel_handoff *image_check(const struct boot_loader *loader)
+const struct kernel_handoff *image_check(const struct boot_loader *loader,
+					 const struct boot_entry *entry)
 {
 	const char *why;
 	if (image_header.version != KSLIDE_IMAGE_VERSION) {
@@ -33,13 +34,13 @@ const struct kernel_handoff *image_check(const struct boot_loader *loader)
 			(unsigned)image_header.version, (unsigned)KSLIDE_IMAGE_VERSION);
 		return NULL;
 	}
-	if (image_verify(_image_start, loader->loaded_size(), &image_header, &why) != KS_OK)
+	if (image_verify(stub_image, loader->loaded_size(entry), &image_header, &why) != KS_OK)
 		return image_reject(why);
 	/* A compressed payload is summed now, before the decoder reads it; an uncompressed one
 	 * while it is copied (relocate_kernel). */
 	if (image_header.payload_codec != KSLIDE_CODEC_NONE) {
 		struct word_sums sums;
-		image_payload_sums(_image_start, &image_header, &sums);
+		image_payload_sums(stub_image, &image_header, &sums);
 		if (!image_payload_sums_match(&image_header, &sums))
 			return image_reject(IMAGE_CORRUPT);
 	}

@@ -30,8 +30,8 @@
 
 /* Filled in by kslide-pack; the stub reads it but never trusts it unverified (stub.c). */
 extern struct kslide_image_header image_header;
-/* The packed image's first byte, where the loader put it (the linker script). */
-extern uint8_t _image_start[];
+/* The packed image's first byte, where the loader put it (struct boot_entry, stub.c). */
+extern const uint8_t *stub_image;
 /* What the loader said, as its parser filled it (stub.c). */
 extern struct boot_env stub_env;
 
@@ -75,7 +75,8 @@ void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *
 uint32_t report_check_credit(uint64_t phys_slots, uint64_t virt_slots, uint32_t credited);
 
 /* stub_image.c */
-const struct kernel_handoff *image_check(const struct boot_loader *loader);
+const struct kernel_handoff *image_check(const struct boot_loader *loader,
+					 const struct boot_entry *entry);
 const struct kernel_handoff *image_reject(const char *why);
 
 #endif

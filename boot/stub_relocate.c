@@ -49,8 +49,8 @@ static int decode_and_relocate(const struct kslide_bootinfo *bi)
 {
 	const struct kslide_image_header *h = &image_header;
 	uint8_t *dst = (uint8_t *)(uintptr_t)bi->phys_base;
-	const uint8_t *payload = _image_start + h->payload_offset;
-	const uint8_t *table = _image_start + h->relocs_offset;
+	const uint8_t *payload = stub_image + h->payload_offset;
+	const uint8_t *table = stub_image + h->relocs_offset;
 	size_t size = (size_t)h->payload_file_size, stored = (size_t)h->payload_stored_size;
 	void *workspace = NULL;
 	uint64_t lent;
@@ -126,8 +126,8 @@ int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping)
 		return decode_and_relocate(bi);
 	/* One pass: each block is summed as it is copied and patched while still in cache. */
 	struct word_sums sums = {0, 0};
-	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, _image_start + h->payload_offset,
-			h->payload_file_size, h->payload_mem_size, _image_start + h->relocs_offset,
+	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, stub_image + h->payload_offset,
+			h->payload_file_size, h->payload_mem_size, stub_image + h->relocs_offset,
 			h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums);
 	if (!image_payload_sums_match(h, &sums)) {
 		image_reject(IMAGE_CORRUPT);

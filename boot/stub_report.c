@@ -60,8 +60,8 @@ void report_boot_info(uint64_t base, uint64_t slots, const struct virt_choice *v
 	bi->mmap_count = stub_env.map_count;
 	bi->modules = (uintptr_t)stub_env.modules;
 	bi->module_count = stub_env.module_count;
-	bi->bootinfo_start = (uintptr_t)_image_start;
-	bi->bootinfo_end = (uintptr_t)_image_start + h->image_file_size;
+	bi->bootinfo_start = (uintptr_t)stub_image;
+	bi->bootinfo_end = (uintptr_t)stub_image + h->image_file_size;
 	bi->efi_system_table = stub_env.efi_system_table;
 	bi->efi_bits = stub_env.efi_bits;
 	if (stub_env.efi_boot_services)

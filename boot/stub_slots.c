@@ -89,7 +89,7 @@ void slots_refuse_link_address(void)
 		      "not free usable memory: ",
 		      (unsigned long long)link);
 	/* The image first: where it lies, the loader put the modules after it. */
-	if (overlaps(link, size, (uintptr_t)_image_start, image_header.image_file_size)) {
+	if (overlaps(link, size, (uintptr_t)stub_image, image_header.image_file_size)) {
 		console_print("the packed image itself lies there (kslide-pack --compress makes it "
 			      "smaller)");
 		goto done;

@@ -14,14 +14,20 @@ STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/ma
 STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, boot/x86_64/entry.o boot/x86_64/mapping.o \
 	$(STUB_COMMON_OBJS))
 
-$(BUILD)/i386/stub.elf: $(STUB_I386_OBJS) $(BUILD)/i386/obj/libkslide.a boot/i386/stub.ld \
+# One linker script for both stubs: the arch (i386, x86_64: the build directory's name) picks
+# the output format; -undef keeps gcc's own i386 macro from eating the word.
+$(BUILD)/%/stub.ld: boot/stub.ld.S $(BUILD_RULES)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -E -P -undef -x assembler-with-cpp -DSTUB_ARCH_$* -o $@ $<
+
+$(BUILD)/i386/stub.elf: $(STUB_I386_OBJS) $(BUILD)/i386/obj/libkslide.a $(BUILD)/i386/stub.ld \
 		$(BUILD_RULES)
-	$(Q)$(I386_LD) -T boot/i386/stub.ld --gc-sections -o $@ $(STUB_I386_OBJS) \
+	$(Q)$(I386_LD) -T $(BUILD)/i386/stub.ld --gc-sections -o $@ $(STUB_I386_OBJS) \
 		$(BUILD)/i386/obj/libkslide.a
 
-$(X86_64)/stub.elf: $(STUB_X86_64_OBJS) $(X86_64)/stub-obj/libkslide.a boot/x86_64/stub.ld \
+$(X86_64)/stub.elf: $(STUB_X86_64_OBJS) $(X86_64)/stub-obj/libkslide.a $(X86_64)/stub.ld \
 		$(BUILD_RULES)
-	$(Q)$(X86_64_LD) -T boot/x86_64/stub.ld --gc-sections -o $@ $(STUB_X86_64_OBJS) \
+	$(Q)$(X86_64_LD) -T $(X86_64)/stub.ld --gc-sections -o $@ $(STUB_X86_64_OBJS) \
 		$(X86_64)/stub-obj/libkslide.a
 
 $(BUILD)/%/stub.bin: $(BUILD)/%/stub.elf

@@ -6,7 +6,7 @@
 # the kernel's ELF with `add-symbol-file -o` at base minus its link address, and stops at a
 # kernel function (-b, default kernel_main) through a hardware breakpoint (the kernel's pages
 # may not be mapped yet when it is set). The stub's own symbols are loaded too: it runs where
-# it was linked (boot/<arch>/stub.ld).
+# it was linked (boot/stub.ld.S).
 #
 # -c (batch, for the gdb-symbols check stage): no prompt; passes when gdb stopped at the
 # function, with $pc at base + (its link address - the link base) and gdb naming it there.

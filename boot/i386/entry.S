@@ -1,12 +1,14 @@
 /*
  * i386 stub entry, named by the Multiboot headers (boot/x86/). The loader leaves us in 32-bit
- * protected mode, paging off, with its magic in EAX and its information in EBX. We load a GDT
- * of our own (the loader's may lie where the kernel is about to go; Linux also wants its
- * selectors), set a stack and call stub_main(magic, info). It returns the registers to enter
+ * protected mode, paging off, with its magic in EAX and its information in EBX; we note both
+ * in struct boot_entry (boot/x86/multiboot_entry.h). We load a GDT of our own (the loader's
+ * may lie where the kernel is about to go; Linux also wants its selectors), set a stack and
+ * call stub_main(&stub_boot_entry). It returns the registers to enter
  * the kernel with (boot/handoff.h) or NULL, in which case we reset the machine after a few
  * seconds (boot/x86/refuse.h).
  */
 #include "boot/handoff.h"
+#include "boot/x86/multiboot_entry.h"
 #include "boot/x86/self_check.h"
 
 #define STACK_BYTES 16384
@@ -19,6 +21,7 @@ stub_entry:
 	cli
 	cld
 	STUB_SELF_CHECK
+	MULTIBOOT_FILL_BOOT_ENTRY
 	lgdt gdt_pointer
 	ljmp $CODE_SELECTOR, $1f
 1:	movl $DATA_SELECTOR, %ecx
@@ -30,8 +33,7 @@ stub_entry:
 	movl $stack_top, %esp
 	pushl $0
 	popfl
-	pushl %ebx
-	pushl %eax
+	pushl $stub_boot_entry
 	call stub_main
 	testl %eax, %eax
 	jz refused

@@ -3,12 +3,14 @@
  * 32-bit protected mode, paging off. We enter long mode the shortest way (Intel SDM Vol. 3A,
  * 10.8.5 "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set
  * CR4.PAE, EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy
- * runs: stub_main(magic, info) returns the registers to enter the kernel with
+ * runs: stub_main(&stub_boot_entry), filled from the loader's EAX and EBX before anything else
+ * (boot/x86/multiboot_entry.h), returns the registers to enter the kernel with
  * (boot/handoff.h; it has already switched to the tables the kernel is entered with), or NULL
  * when it refused: then, as when the CPU has no long mode, we reset the machine after a few
  * seconds (boot/x86/refuse.h).
  */
 #include "boot/handoff.h"
+#include "boot/x86/multiboot_entry.h"
 #include "boot/x86/refuse.h"
 #include "boot/x86/self_check.h"
 
@@ -35,8 +37,7 @@ stub_entry:
 	cld
 	STUB_SELF_CHECK
 	movl $stack_top, %esp
-	movl %eax, loader_magic
-	movl %ebx, loader_info
+	MULTIBOOT_FILL_BOOT_ENTRY
 
 	/* Without long mode there is nothing we can start: say so on COM1 and reset. */
 	movl $CPUID_EXT_FEATURES, %eax
@@ -101,8 +102,7 @@ long_mode:
 	movq $stack_top, %rsp
 	pushq $0
 	popfq
-	movl loader_magic(%rip), %edi
-	movl loader_info(%rip), %esi
+	leaq stub_boot_entry(%rip), %rdi
 	call stub_main
 	testq %rax, %rax
 	jz refused
@@ -128,12 +128,6 @@ gdt_pointer:
 	.long gdt
 no_long_mode_message:
 	.asciz "kslide: error: this CPU has no long mode; an x86-64 kernel cannot run\n"
-
-	.data
-loader_magic:
-	.long 0
-loader_info:
-	.long 0
 
 	.bss
 	.p2align 12

@@ -24,6 +24,7 @@ header: payload beyond the file	-H -e 'payload lies outside the image' $F/header
 header: table beyond the file	-H -e 'relocation table lies outside the image' $F/header-relocs-size.img
 stub code byte flipped: the stub refuses itself	-H -e 'the stub is corrupt' $F/stub-code.img
 stub data byte flipped (its last page): refused	-H -e 'the stub is corrupt' $F/stub-data.img
+entered with another magic than Multiboot's: refused	-H -e 'boot loader: not started by a Multiboot loader' $F/wrong-magic.img
 header: another format version, named	-H -e 'image format version 1, this stub reads version [0-9]+' $F/header-version.img
 header: a handoff the stub does not know	-H -e 'names a handoff this stub does not know' $F/header-handoff.img
 header: handoff data beyond the file	-H -e 'handoff data lies outside the image' $F/header-data-size.img
@@ -44,6 +45,7 @@ a kslide. word the stub does not know: named	-A 'kslide.entopy=pit kslide.entrop
 nokaslr, a module at the link address: the module named	-H -m 64M -I $F/module-62m.bin -A nokaslr -e 'nokaslr: kernel stays' -e 'no safe place for the kernel: its link address 0x1000000 is not free usable memory: module 0 \\[0x[0-9a-f]+, 0x[0-9a-f]+\\) lies there' $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
 x86-64: stub code byte flipped: refused	-a x86_64 -H -e 'the stub is corrupt' $F/x86_64-stub-code.img
+x86-64: entered with another magic than Multiboot's: refused	-a x86_64 -H -e 'boot loader: not started by a Multiboot loader' $F/x86_64-wrong-magic.img
 x86-64: unknown relocation kind, valid checksum	-a x86_64 -H -e 'relocation table rejected: invalid argument' $F/x86_64-table-bad-kind.img
 x86-64: header file size beyond what was loaded	-a x86_64 -H -e 'image is larger than what the boot loader loaded' $F/x86_64-header-file-size.img
 x86-64: -m 16M: no room at all	-a x86_64 -H -m 16M -e 'no safe place for the kernel' $B/x86_64/kernel.img

@@ -41,6 +41,9 @@ patch "$img" "$FAULTS/loaded-short.img" --mb load_end_addr=$((load_addr + size -
 patch "$img" "$FAULTS/stub-code.img" --flip stub:200
 patch "$img" "$FAULTS/stub-data.img" --flip stub:-100
 patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-stub-code.img" --flip stub:0x827
+# Jumped to by something that is no Multiboot loader: EAX holds another magic.
+patch "$img" "$FAULTS/wrong-magic.img" --enter-with-magic 0x12345678
+patch "$B/x86_64/kernel.img" "$FAULTS/x86_64-wrong-magic.img" --enter-with-magic 0
 patch "$img" "$FAULTS/header-version.img" --set version=1 --crc
 patch "$img" "$FAULTS/header-handoff.img" --set handoff=99 --crc
 patch "$img" "$FAULTS/header-data-size.img" --add handoff_data_size=64 --crc

@@ -9,7 +9,8 @@ Multiboot a.out-kludge header at offset 0.
 
 usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
-                             [--mb FIELD=VALUE] [--truncate BYTES] [--sums] [--crc]
+                             [--mb FIELD=VALUE] [--enter-with-magic VALUE]
+                             [--truncate BYTES] [--sums] [--crc]
   --flip PART:N       invert byte N of the payload or relocation table as stored, or of the
                       stub's self-checked part (from the end of the kslide header; a negative N
                       counts back from the payload, which follows the stub within 16 bytes; for
@@ -17,6 +18,11 @@ usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
   --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches (an
                       uncompressed image's)
   --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
+  --enter-with-magic VALUE
+                      have a Multiboot 1 loader enter the stub with EAX = VALUE instead of
+                      its magic: the header's entry_addr names a detour (mov $VALUE, %eax;
+                      jmp to the old entry) written into the room the Multiboot 2 header
+                      reserves after its end tag, which no checksum covers
 """
 import struct
 import sys
@@ -40,6 +46,9 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
 HEADER_SIZE = 224
 CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
+MB1_HEADER_ADDR, MB1_ENTRY_ADDR = 12, 28
+MB2_HEADER_MAGIC, MB2_HEADER_LENGTH, MB2_SEARCH = 0xE85250D6, 8, 32768  # Multiboot2 spec 3.1.1
+MOV_EAX_IMM32, JMP_REL32 = 0xB8, 0xE9
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
 
 
@@ -90,6 +99,24 @@ def payload_sums(img, hdr):
     """The word sums of the stored payload."""
     a = get(img, hdr, "payload_offset")
     return word_sums(img[a:a + get(img, hdr, "payload_stored_size")])
+
+
+def enter_with_magic(img, magic):
+    """Point the Multiboot 1 entry at a detour that loads EAX with magic, then enters."""
+    mb2 = next((off for off in range(0, MB2_SEARCH, 8)
+                if struct.unpack_from("<I", img, off)[0] == MB2_HEADER_MAGIC), None)
+    if mb2 is None:
+        die("no Multiboot 2 header to put the detour after")
+    detour = mb2 + struct.unpack_from("<I", img, mb2 + MB2_HEADER_LENGTH)[0]
+    header_addr, entry = struct.unpack_from("<I", img, MB1_HEADER_ADDR)[0], struct.unpack_from(
+        "<I", img, MB1_ENTRY_ADDR)[0]
+    detour_addr = header_addr + detour  # the Multiboot 1 header is the file's first byte
+    code = struct.pack("<BIBi", MOV_EAX_IMM32, magic & 0xffffffff, JMP_REL32,
+                       entry - (detour_addr + 10))
+    if any(img[detour:detour + len(code)]):
+        die("the Multiboot 2 header's spare room is in use")
+    img[detour:detour + len(code)] = code
+    struct.pack_into("<I", img, MB1_ENTRY_ADDR, detour_addr)
 
 
 def last_field(img, hdr):
@@ -155,6 +182,8 @@ def main(argv):
         elif op == "--mb":
             name, value = arg.split("=")
             struct.pack_into("<I", img, MULTIBOOT[name], int(value, 0) & 0xffffffff)
+        elif op == "--enter-with-magic":
+            enter_with_magic(img, int(arg, 0))
         elif op == "--truncate":
             del img[int(arg, 0):]
         elif op == "--sums":

@@ -1,0 +1,48 @@
+/*
+ * The stub's linker script, one for both arches: mk/boot.mk runs it through the C preprocessor
+ * with STUB_ARCH_i386 or STUB_ARCH_x86_64 defined (and no predefined macros, so that the word
+ * i386 survives), into $(BUILD)/<arch>/stub.ld.
+ *
+ * The stub runs where the boot loader put it, at 1 MiB, where its Multiboot headers ask to be
+ * loaded. Its bss is kept in the file (inside .data) because kslide-pack appends the payload
+ * right after the stub: memory past the file's end belongs to the payload's neighbours, not
+ * to us.
+ */
+#if defined(STUB_ARCH_i386)
+OUTPUT_FORMAT("elf32-i386")
+OUTPUT_ARCH(i386)
+#elif defined(STUB_ARCH_x86_64)
+OUTPUT_FORMAT("elf64-x86-64")
+OUTPUT_ARCH(i386:x86-64)
+#else
+#error "define STUB_ARCH_i386 or STUB_ARCH_x86_64"
+#endif
+ENTRY(stub_entry)
+
+/* Above the BIOS's first MiB: what every PC loader can load to. */
+#define STUB_LOAD_ADDRESS 0x100000
+
+SECTIONS
+{
+	. = STUB_LOAD_ADDRESS;
+	_image_start = .;
+	.multiboot : { KEEP(*(.multiboot)) }
+	.multiboot2 : { KEEP(*(.multiboot2)) }
+	.kslide_header : { KEEP(*(.kslide_header)) }
+	/* From here to _stub_end the entry code checks itself (boot/x86/self_check.h), its own
+	 * few instructions first. */
+	_stub_checked_start = .;
+	.text : { *(.text.entry) *(.text .text.*) }
+	.rodata : { *(.rodata .rodata.*) }
+	.data : {
+		KEEP(*(.data .data.*))
+		*(.bss .bss.*)
+		*(COMMON)
+		/* Contents, so the section stays PROGBITS and objcopy writes the zeros out even
+		 * when every input section is bss. */
+		LONG(0)
+		. = ALIGN(16);
+	}
+	_stub_end = .;
+	/DISCARD/ : { *(.comment) *(.note .note.*) *(.eh_frame*) }
+}

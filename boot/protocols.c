@@ -1,7 +1,8 @@
 /*
  * The stub's two tables: the ways in (boot loaders, by the protocol their entry code named in
  * struct boot_entry) and the ways out (kernel handoffs, by the image header's handoff field).
- * A new protocol is one file and one line here (docs/design.md, "Adding a boot protocol").
+ * A new way in adds its loader here, beside its entry and its protocol number (docs/design.md,
+ * "Adding a boot protocol", lists every file it needs).
  */
 #include <stddef.h>
 

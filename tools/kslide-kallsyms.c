@@ -137,7 +137,7 @@ static size_t read_symbols(const char *path, struct sym **out, uint64_t *start)
 		GElf_Shdr ssh;
 		if (!gelf_getshdr(elf_getscn(elf, s.st_shndx), &ssh) || !(ssh.sh_flags & SHF_ALLOC))
 			continue;
-		if (strlen(name) >= 52) /* KSYM_NAME_BYTES in kernel/uapi.h */
+		if (strlen(name) >= 52) /* KSYM_NAME_BYTES in kernel/proc/uapi.h */
 			die(path, "symbol name too long for kallsyms: %s", name);
 		syms[count++] = (struct sym){ s.st_value, type_letter(&ssh, &s), strdup(name) };
 	}

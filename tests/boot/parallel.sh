@@ -12,30 +12,31 @@
 #
 # Boots at once: $JOBS, by default the machine's cores, and never more than -j MAX (for
 # callers whose guests are large).
-# usage: parallel.sh [-j MAX] [-n] [-q] [-s LABEL] WORKDIR
-#   -n  boot under nice
+# The boots run at the caller's priority, never under nice: on a busy machine a niced check
+# gets a tenth of a core beside each ordinary process, and its time has no bound
+# (docs/reliability.md, "Fresh machines and busy ones").
+# usage: parallel.sh [-j MAX] [-q] [-s LABEL] WORKDIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ "${1:-}" = --one ]; then # internal: --one WORKDIR N [nice]
-	work=$2 n=$3 nice=${4:-}
+if [ "${1:-}" = --one ]; then # internal: --one WORKDIR N
+	work=$2 n=$3
 	line=$(sed -n "${n}p" "$work/cases")
 	eval "set -- ${line#*	}"
 	run=$here/qemu-boot.sh
 	[ "${1:-}" = --with ] && { run=$here/../$2; shift 2; }
-	$nice "$run" "$@" >"$work/out.$n" 2>"$work/err.$n"
+	"$run" "$@" >"$work/out.$n" 2>"$work/err.$n"
 	echo $? >"$work/status.$n"
 	exit 0
 fi
 
-max="" nice="" quiet=false label=""
-while getopts j:nqs: opt; do
+max="" quiet=false label=""
+while getopts j:qs: opt; do
 	case $opt in
 	j) max=$OPTARG ;;
-	n) nice="nice" ;;
 	q) quiet=true ;;
 	s) label=$OPTARG ;;
-	*) echo "usage: $0 [-j MAX] [-n] [-q] [-s LABEL] WORKDIR" >&2 && exit 2 ;;
+	*) echo "usage: $0 [-j MAX] [-q] [-s LABEL] WORKDIR" >&2 && exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,8 +47,7 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 count=$(wc -l <"$work/cases")
 rm -f "$work"/status.*
-# shellcheck disable=SC2086 # nice: empty or one word
-seq 1 "$count" | xargs -P "$jobs" -I{} "$0" --one "$work" {} $nice
+seq 1 "$count" | xargs -P "$jobs" -I{} "$0" --one "$work" {}
 
 failed=0
 for n in $(seq 1 "$count"); do

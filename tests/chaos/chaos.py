@@ -92,7 +92,7 @@ def regions(img, verifier):
 
 def boot(args, image, tmp):
     log = os.path.join(tmp, os.path.basename(image) + ".log")
-    qemu = ["nice", "qemu-system-" + args.arch, "-nodefaults", "-accel", "tcg", "-M", "pc",
+    qemu = ["qemu-system-" + args.arch, "-nodefaults", "-accel", "tcg", "-M", "pc",
             "-cpu", "max", "-m", "128M", "-kernel", image, "-display", "none", "-monitor",
             "none", "-no-reboot", "-serial", "file:" + log,
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]

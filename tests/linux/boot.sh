@@ -68,4 +68,4 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 		"$L/cloud-amd64-none.img"
 } >"$work/cases"
 
-"$here/../boot/parallel.sh" -j 2 -n -s boot-linux "$work"
+"$here/../boot/parallel.sh" -j 2 -s boot-linux "$work"

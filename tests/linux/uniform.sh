@@ -25,7 +25,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 # The tests' Linux command line (tests/linux/cmdline).
-if ! JOBS=2 nice "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
+if ! JOBS=2 "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
 	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image"; then
 	for log in "$work"/lines.fail*.log; do # what each failed boot printed, its end
 		echo "uniform: ${log#"$work"/lines.}:"

@@ -12,29 +12,18 @@
 
 #include "include/protocol/multiboot1.h"
 #include "include/protocol/multiboot2.h"
+#include "lib/unaligned.h"
 #include "tools/pack/container.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/multiboot_header.h"
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
 
 /* The Multiboot 1 header with the a.out-kludge address fields, or -1. */
 static long find_mb1_addresses(const uint8_t *image, size_t size)
 {
 	long mb1 = multiboot1_header_find(image, size);
 	if (mb1 < 0 || (size_t)mb1 + MB1_HEADER_ENTRY + 4 > size ||
-	    !(get32(image + mb1 + MB1_HEADER_FLAGS) & MB1_AOUT_KLUDGE))
+	    !(load_le32(image + mb1 + MB1_HEADER_FLAGS) & MB1_AOUT_KLUDGE))
 		return -1;
 	return mb1;
 }
@@ -46,11 +35,11 @@ static long find_mb2_address_tag(const uint8_t *image, size_t size)
 	long mb2 = multiboot2_header_find(image, size);
 	if (mb2 < 0)
 		return -1;
-	size_t off = (size_t)mb2, length = get32(image + off + MB2_HEADER_LENGTH);
+	size_t off = (size_t)mb2, length = load_le32(image + off + MB2_HEADER_LENGTH);
 	for (size_t t = off + MB2_HEADER_FIXED;
 	     t + MB2_TAG_HEADER <= off + length && t + MB2_TAG_HEADER <= size;) {
 		uint16_t type = (uint16_t)(image[t] | image[t + 1] << 8);
-		uint32_t tag_size = get32(image + t + 4);
+		uint32_t tag_size = load_le32(image + t + 4);
 		if (type == MB2_HEADER_TAG_ADDRESS && tag_size >= MB2_ADDRESS_SIZE &&
 		    t + MB2_ADDRESS_SIZE <= size)
 			return (long)t;
@@ -71,12 +60,12 @@ static int check_stub(const uint8_t *stub, size_t stub_size, uint64_t *load_addr
 	/* The stub's bss is in its file; a stub shorter than its Multiboot header says would put
 	 * the payload on top of the stub's own variables. */
 	const uint8_t *h = stub + mb1;
-	uint32_t declared = get32(h + MB1_HEADER_LOAD_END) - get32(h + MB1_HEADER_LOAD_ADDR);
+	uint32_t declared = load_le32(h + MB1_HEADER_LOAD_END) - load_le32(h + MB1_HEADER_LOAD_ADDR);
 	if (declared != stub_size)
 		return pack_fail(err, err_cap,
 				 "internal error: the embedded stub is %zu bytes but declares %u",
 				 stub_size, declared);
-	*load_address = get32(h + MB1_HEADER_LOAD_ADDR);
+	*load_address = load_le32(h + MB1_HEADER_LOAD_ADDR);
 	return 0;
 }
 
@@ -84,9 +73,9 @@ static int check_stub(const uint8_t *stub, size_t stub_size, uint64_t *load_addr
 static void stretch(uint8_t *h, size_t load_addr_at, size_t load_end_at, size_t bss_end_at,
 		    size_t image_size)
 {
-	uint32_t load_addr = get32(h + load_addr_at);
-	put32(h + load_end_at, load_addr + (uint32_t)image_size);
-	put32(h + bss_end_at, load_addr + (uint32_t)image_size);
+	uint32_t load_addr = load_le32(h + load_addr_at);
+	store_le32(h + load_end_at, load_addr + (uint32_t)image_size);
+	store_le32(h + bss_end_at, load_addr + (uint32_t)image_size);
 }
 
 static int finish(uint8_t *image, size_t image_size, size_t stub_size,
@@ -113,9 +102,9 @@ static int64_t load_address(const uint8_t *image, size_t size)
 {
 	long mb1 = find_mb1_addresses(image, size);
 	if (mb1 >= 0)
-		return (int64_t)get32(image + mb1 + MB1_HEADER_LOAD_ADDR);
+		return (int64_t)load_le32(image + mb1 + MB1_HEADER_LOAD_ADDR);
 	long tag = find_mb2_address_tag(image, size);
-	return tag < 0 ? -1 : (int64_t)get32(image + tag + MB2_ADDRESS_LOAD_ADDR);
+	return tag < 0 ? -1 : (int64_t)load_le32(image + tag + MB2_ADDRESS_LOAD_ADDR);
 }
 
 const struct container container_multiboot = {

@@ -13,6 +13,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "lib/unaligned.h"
 #include "tools/pack/decompress.h"
 #include "tools/pack/fail.h"
 
@@ -155,20 +156,15 @@ static int unxz(const struct job *j, bool alone)
 	}
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static int unlz4(const struct job *j)
 {
-	if (j->in_len < 4 || get32(j->in) != LZ4_LEGACY_MAGIC)
+	if (j->in_len < 4 || load_le32(j->in) != LZ4_LEGACY_MAGIC)
 		return corrupt(j, "not the legacy LZ4 format (magic 0x184c2102) Linux writes");
 	size_t at = 4, done = 0;
 	while (at < j->in_len) {
 		if (j->in_len - at < 4)
 			return truncated(j);
-		uint32_t block = get32(j->in + at);
+		uint32_t block = load_le32(j->in + at);
 		at += 4;
 		if (block == LZ4_LEGACY_MAGIC)
 			continue; /* a concatenated archive's magic (lz4 -l of several inputs) */
@@ -241,7 +237,7 @@ int payload_decompress(const uint8_t *in, size_t len, uint64_t max_out, uint8_t 
 	if (len <= SIZE_TRAILER_BYTES)
 		return pack_fail(err, err_cap, "truncated %s payload (%zu bytes)",
 				 payload_codec_name(codec), len);
-	uint32_t size = get32(in + len - SIZE_TRAILER_BYTES);
+	uint32_t size = load_le32(in + len - SIZE_TRAILER_BYTES);
 	if (size == 0 || size > max_out)
 		return pack_fail(err, err_cap,
 				 "corrupt %s payload: its size trailer says %u bytes "

@@ -10,18 +10,12 @@
 #include <string.h>
 
 #include "include/kslide/kernel.h"
+#include "lib/unaligned.h"
 #include "tools/pack/kernel_note.h"
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static uint64_t get64(const uint8_t *p)
 {
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+	return (uint64_t)load_le32(p) | (uint64_t)load_le32(p + 4) << 32;
 }
 
 static int read_desc(const uint8_t *desc, size_t size, struct kernel_note *note, char *err,
@@ -31,7 +25,7 @@ static int read_desc(const uint8_t *desc, size_t size, struct kernel_note *note,
 		snprintf(err, err_cap, "its kslide note is %zu bytes, too short", size);
 		return -1;
 	}
-	uint32_t version = get32(desc + KSLIDE_NOTE_DESC_VERSION);
+	uint32_t version = load_le32(desc + KSLIDE_NOTE_DESC_VERSION);
 	size_t want = version == KSLIDE_NOTE_VERSION_HANDOFF ? KSLIDE_NOTE_DESC_SIZE_V1
 		      : version == KSLIDE_NOTE_VERSION	     ? KSLIDE_NOTE_DESC_SIZE
 							     : 0;
@@ -48,7 +42,7 @@ static int read_desc(const uint8_t *desc, size_t size, struct kernel_note *note,
 	}
 	note->present = true;
 	note->version = version;
-	note->handoff = get32(desc + KSLIDE_NOTE_DESC_HANDOFF);
+	note->handoff = load_le32(desc + KSLIDE_NOTE_DESC_HANDOFF);
 	if (version == KSLIDE_NOTE_VERSION_HANDOFF)
 		return 0;
 	note->phys_end = get64(desc + KSLIDE_NOTE_DESC_PHYS_END);

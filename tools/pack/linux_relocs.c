@@ -7,16 +7,12 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "lib/unaligned.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/linux_relocs.h"
 
 #define ENTRY_BYTES 4
 #define SIGN_BIT_32 0x80000000u
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 const char *linux_relocs_list_name(enum linux_reloc_list list)
 {
@@ -45,7 +41,7 @@ int linux_relocs_split(const uint8_t *tail, size_t len, bool x86_64, struct linu
 	size_t lists = x86_64 ? 3 : 1;
 	for (size_t i = 0; i < lists; i++) {
 		size_t end = at;
-		while (at >= ENTRY_BYTES && get32(tail + at - ENTRY_BYTES) != 0)
+		while (at >= ENTRY_BYTES && load_le32(tail + at - ENTRY_BYTES) != 0)
 			at -= ENTRY_BYTES;
 		if (at < ENTRY_BYTES)
 			return pack_fail(err, err_cap,
@@ -105,7 +101,7 @@ static enum reloc_kind list_kind(const struct kernel_elf *k, enum linux_reloc_li
 	case LINUX_RELOCS_32:
 	case LINUX_RELOC_LISTS: break;
 	}
-	if (k->arch == KSLIDE_ARCH_X86_64 && (get32(k->payload + offset) & SIGN_BIT_32))
+	if (k->arch == KSLIDE_ARCH_X86_64 && (load_le32(k->payload + offset) & SIGN_BIT_32))
 		return RELOC_ADD32S;
 	return RELOC_ADD32;
 }
@@ -123,7 +119,7 @@ int linux_relocs_fixups(const struct linux_relocs *lists, struct kernel_elf *k, 
 	for (int l = 0; l < LINUX_RELOC_LISTS; l++) {
 		unsigned width = l == LINUX_RELOCS_64 ? 8 : 4;
 		for (size_t i = 0; i < lists->count[l]; i++) {
-			uint32_t entry = get32(lists->entries[l] + i * ENTRY_BYTES);
+			uint32_t entry = load_le32(lists->entries[l] + i * ENTRY_BYTES);
 			uint64_t offset;
 			if (entry_offset(k, entry, width, &offset)) {
 				free(fixups);

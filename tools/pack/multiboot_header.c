@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/unaligned.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/multiboot_header.h"
 
@@ -24,18 +25,6 @@ static void refuse(struct multiboot_requests *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->refusal, sizeof(r->refusal), fmt, ap);
 	va_end(ap);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
 }
 
 static uint16_t get16(const uint8_t *p)
@@ -53,8 +42,8 @@ long multiboot1_header_find(const uint8_t *f, size_t len)
 	for (size_t off = 0; off + MB1_HEADER_MIN <= len && off < MB1_SEARCH;
 	     off += MB1_HEADER_ALIGN) {
 		const uint8_t *h = f + off;
-		if (get32(h) == MB1_HEADER_MAGIC &&
-		    get32(h) + get32(h + MB1_HEADER_FLAGS) + get32(h + MB1_HEADER_CHECKSUM) == 0)
+		if (load_le32(h) == MB1_HEADER_MAGIC &&
+		    load_le32(h) + load_le32(h + MB1_HEADER_FLAGS) + load_le32(h + MB1_HEADER_CHECKSUM) == 0)
 			return (long)off;
 	}
 	return -1;
@@ -64,7 +53,7 @@ long multiboot2_header_find(const uint8_t *f, size_t len)
 {
 	for (size_t off = 0; off + MB2_HEADER_FIXED <= len && off < MB2_SEARCH; off += MB2_HEADER_ALIGN) {
 		const uint8_t *h = f + off;
-		if (get32(h) == MB2_HEADER_MAGIC && get32(h) + get32(h + 4) + get32(h + 8) + get32(h + 12) == 0)
+		if (load_le32(h) == MB2_HEADER_MAGIC && load_le32(h) + load_le32(h + 4) + load_le32(h + 8) + load_le32(h + 12) == 0)
 			return (long)off;
 	}
 	return -1;
@@ -73,7 +62,7 @@ long multiboot2_header_find(const uint8_t *f, size_t len)
 static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
 		    size_t err_cap)
 {
-	uint32_t flags = get32(h + MB1_HEADER_FLAGS);
+	uint32_t flags = load_le32(h + MB1_HEADER_FLAGS);
 	r->mb1 = true;
 	if (flags & MB1_AOUT_KLUDGE)
 		refuse(r, "its Multiboot header asks to be loaded at fixed addresses (flags bit 16, "
@@ -90,7 +79,7 @@ static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r,
 					 "its Multiboot header asks for a video mode but "
 					 "ends before the graphics fields");
 		for (int i = 0; i < MB1_HEADER_VIDEO_FIELDS; i++)
-			r->mb1_video[i] = get32(h + MB1_HEADER_VIDEO + 4 * i);
+			r->mb1_video[i] = load_le32(h + MB1_HEADER_VIDEO + 4 * i);
 	}
 	return 0;
 }
@@ -137,16 +126,16 @@ static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32
 			return pack_fail(err, err_cap,
 					 "its Multiboot2 entry address tag is too short");
 		r->entry_given = true;
-		r->entry_addr = get32(tag + MB2_ENTRY_ADDR);
+		r->entry_addr = load_le32(tag + MB2_ENTRY_ADDR);
 		return 0;
 	case MB2_HEADER_TAG_RELOCATABLE:
 		if (size < MB2_RELOCATABLE_SIZE)
 			return pack_fail(err, err_cap,
 					 "its Multiboot2 relocatable tag is too short");
 		r->bounded = true;
-		r->min_addr = get32(tag + MB2_RELOCATABLE_MIN);
-		r->max_end = get32(tag + MB2_RELOCATABLE_MAX);
-		r->align = get32(tag + MB2_RELOCATABLE_ALIGN);
+		r->min_addr = load_le32(tag + MB2_RELOCATABLE_MIN);
+		r->max_end = load_le32(tag + MB2_RELOCATABLE_MAX);
+		r->align = load_le32(tag + MB2_RELOCATABLE_ALIGN);
 		return 0;
 	case MB2_HEADER_TAG_ADDRESS:
 		refuse(r, "its Multiboot2 header has an address tag: it asks to be loaded at fixed "
@@ -169,7 +158,7 @@ static int read_mb2_tag(struct multiboot_requests *r, const uint8_t *tag, uint32
 static int read_mb2(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
 		    size_t err_cap)
 {
-	uint32_t arch = get32(h + 4), length = get32(h + 8);
+	uint32_t arch = load_le32(h + 4), length = load_le32(h + 8);
 	r->mb2 = true;
 	if (arch != MB2_ARCH_I386)
 		refuse(r, "its Multiboot2 header is for architecture %u, not i386 (0)",
@@ -181,7 +170,7 @@ static int read_mb2(const uint8_t *h, size_t room, struct multiboot_requests *r,
 		if (off + MB2_TAG_HEADER > length)
 			return pack_fail(err, err_cap, "its Multiboot2 header has no end tag");
 		const uint8_t *tag = h + off;
-		uint32_t size = get32(tag + 4);
+		uint32_t size = load_le32(tag + 4);
 		if (size < MB2_TAG_HEADER || size > length - off)
 			return pack_fail(err, err_cap,
 					 "its Multiboot2 header has a tag of impossible size "
@@ -210,11 +199,11 @@ int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_re
 /* The image's Multiboot 2 header: where its end tag lies; -1 if it has none. */
 static long image_mb2_end_tag(const uint8_t *h)
 {
-	uint32_t length = get32(h + 8);
+	uint32_t length = load_le32(h + 8);
 	for (size_t off = MB2_HEADER_FIXED; off + MB2_TAG_HEADER <= length;) {
 		if (get16(h + off) == MB2_HEADER_TAG_END)
 			return (long)off;
-		off += padded(get32(h + off + 4));
+		off += padded(load_le32(h + off + 4));
 	}
 	return -1;
 }
@@ -229,10 +218,10 @@ static int apply_mb2(uint8_t *h, const struct multiboot_requests *r, char *err, 
 	memcpy(at, r->mb2_tags, r->mb2_tags_size);
 	at += r->mb2_tags_size;
 	memset(at, 0, MB2_TAG_HEADER);
-	put32(at + 4, MB2_TAG_HEADER); /* type 0, flags 0, size 8 */
+	store_le32(at + 4, MB2_TAG_HEADER); /* type 0, flags 0, size 8 */
 	uint32_t length = (uint32_t)(at + MB2_TAG_HEADER - h);
-	put32(h + MB2_HEADER_LENGTH, length);
-	put32(h + MB2_HEADER_CHECKSUM, 0u - (get32(h) + get32(h + MB2_HEADER_ARCH) + length));
+	store_le32(h + MB2_HEADER_LENGTH, length);
+	store_le32(h + MB2_HEADER_CHECKSUM, 0u - (load_le32(h) + load_le32(h + MB2_HEADER_ARCH) + length));
 	return 0;
 }
 
@@ -245,17 +234,17 @@ int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct mult
 		return pack_fail(err, err_cap, "internal error: the stub lacks a Multiboot header");
 	uint8_t *h1 = image + mb1;
 	if (r->mb1) {
-		uint32_t flags = get32(h1 + MB1_HEADER_FLAGS) | r->mb1_flags;
-		put32(h1 + MB1_HEADER_FLAGS, flags);
-		put32(h1 + MB1_HEADER_CHECKSUM, 0u - (MB1_HEADER_MAGIC + flags));
+		uint32_t flags = load_le32(h1 + MB1_HEADER_FLAGS) | r->mb1_flags;
+		store_le32(h1 + MB1_HEADER_FLAGS, flags);
+		store_le32(h1 + MB1_HEADER_CHECKSUM, 0u - (MB1_HEADER_MAGIC + flags));
 		if (r->mb1_flags & MB1_VIDEO_MODE)
 			for (int i = 0; i < MB1_HEADER_VIDEO_FIELDS; i++)
-				put32(h1 + MB1_HEADER_VIDEO + 4 * i, r->mb1_video[i]);
+				store_le32(h1 + MB1_HEADER_VIDEO + 4 * i, r->mb1_video[i]);
 	} else {
-		put32(h1, 0); /* no Multiboot 1 loader could start the kernel: none starts this */
+		store_le32(h1, 0); /* no Multiboot 1 loader could start the kernel: none starts this */
 	}
 	if (r->mb2)
 		return apply_mb2(image + mb2, r, err, err_cap);
-	put32(image + mb2, 0);
+	store_le32(image + mb2, 0);
 	return 0;
 }

@@ -1,17 +1,16 @@
 # The stubs (boot/): one flat binary per arch, embedded in kslide-pack.
 
-# The parts of the stub both arches share; each adds its entry code and handoff.
-# The ways in (loader_*) and out (handoff_*), tabled in protocols.o.
-STUB_PROTOCOL_OBJS := boot/protocols.o boot/loader_multiboot1.o boot/loader_multiboot2.o \
-	boot/handoff_kslide.o boot/handoff_linux.o
-STUB_COMMON_OBJS := boot/x86/multiboot1_header.o boot/x86/multiboot2_header.o boot/stub.o \
-	boot/stub_options.o boot/stub_slots.o boot/stub_choose.o boot/stub_relocate.o \
-	boot/stub_report.o boot/stub_image.o boot/placement.o \
-	boot/console.o boot/bootenv.o boot/multiboot1.o boot/multiboot2.o boot/random_dump.o \
-	$(STUB_PROTOCOL_OBJS) arch/x86/arch_ops.o arch/x86/serial.o
-STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, boot/i386/entry.o boot/i386/mapping.o \
+# The stub's objects, found by glob: boot/*.c (policy, the ways in and out, tabled in
+# protocols.c) and the Multiboot headers in boot/x86/ for both arches, each arch's own folder
+# (its entry and mapping) first. The Multiboot handoff exists only on i386 so far.
+STUB_ARCH_ONLY := boot/handoff_multiboot.c
+STUB_COMMON_OBJS := $(patsubst %.S,%.o,$(wildcard boot/x86/*.S)) \
+	$(patsubst %.c,%.o,$(filter-out $(STUB_ARCH_ONLY),$(wildcard boot/*.c))) \
+	arch/x86/arch_ops.o arch/x86/serial.o
+stub_arch_objs = $(patsubst %.c,%.o,$(patsubst %.S,%.o,$(wildcard boot/$(1)/*.S boot/$(1)/*.c)))
+STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, $(call stub_arch_objs,i386) \
 	boot/handoff_multiboot.o $(STUB_COMMON_OBJS))
-STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, boot/x86_64/entry.o boot/x86_64/mapping.o \
+STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, $(call stub_arch_objs,x86_64) \
 	$(STUB_COMMON_OBJS))
 
 # One linker script for both stubs: the arch (i386, x86_64: the build directory's name) picks

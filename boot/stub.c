@@ -87,9 +87,12 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 	}
 	if (rc != KS_OK)
 		return stub_error("boot information unusable", stub_env.why ? stub_env.why : ks_strerror(rc));
-	console_print("kslide: loader=\"%s\" map=%s entries=%u\n",
+	/* image= says where the loader put the stub (the Multiboot2 relocatable tag lets it
+	 * choose); it is no secret: the kernel goes elsewhere. */
+	console_print("kslide: loader=\"%s\" map=%s entries=%u image=0x%llx\n",
 		      stub_env.loader_name ? stub_env.loader_name : "",
-		      stub_env.map_source ? stub_env.map_source : "none", (unsigned)stub_env.map_count);
+		      stub_env.map_source ? stub_env.map_source : "none", (unsigned)stub_env.map_count,
+		      (unsigned long long)entry->image_start);
 	if (stub_env.map_dropped)
 		stub_warn("memory map longer than the stub's table; extra entries ignored");
 	options_warn_unknown_words();

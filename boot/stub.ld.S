@@ -3,10 +3,14 @@
  * with STUB_ARCH_i386 or STUB_ARCH_x86_64 defined (and no predefined macros, so that the word
  * i386 survives), into $(BUILD)/<arch>/stub.ld.
  *
- * The stub runs where the boot loader put it, at 1 MiB, where its Multiboot headers ask to be
- * loaded. Its bss is kept in the file (inside .data) because kslide-pack appends the payload
- * right after the stub: memory past the file's end belongs to the payload's neighbours, not
- * to us.
+ * The stub is linked at 1 MiB, where its Multiboot headers ask to be loaded; a loader may put
+ * it elsewhere (a Multiboot2 loader that honours the relocatable tag), and the entry then
+ * moves its own addresses there first (boot/x86/self_relocate.h) with the table
+ * kslide-stub-relocs made of this link's relocations (--emit-relocs): it lies last, so that
+ * the second link, with the table, moves nothing before it. stub_link_override (--defsym,
+ * before -T) links a copy elsewhere for the oracle that judges the table. Its bss is kept in
+ * the file (inside .data) because kslide-pack appends the payload right after the stub: memory
+ * past the file's end belongs to the payload's neighbours, not to us.
  */
 #if defined(STUB_ARCH_i386)
 OUTPUT_FORMAT("elf32-i386")
@@ -24,7 +28,7 @@ ENTRY(stub_entry)
 
 SECTIONS
 {
-	. = STUB_LOAD_ADDRESS;
+	. = DEFINED(stub_link_override) ? stub_link_override : STUB_LOAD_ADDRESS;
 	_image_start = .;
 	.multiboot : { KEEP(*(.multiboot)) }
 	.multiboot2 : { KEEP(*(.multiboot2)) }
@@ -43,6 +47,7 @@ SECTIONS
 		LONG(0)
 		. = ALIGN(16);
 	}
+	.stub_relocs : { KEEP(*(.stub_relocs)) }
 	_stub_end = .;
 	/DISCARD/ : { *(.comment) *(.note .note.*) *(.eh_frame*) }
 }

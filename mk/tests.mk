@@ -105,11 +105,21 @@ $(X86_64)/kernel-down.elf: X86_64_BASES = $(X86_64_DOWN)
 X86_64_ORACLE_PAIRS += $(addprefix ../, kernel.elf:../kernel-up.elf kernel.elf:../kernel-down.elf \
 	kernel-pie.elf:../kernel-pie-up.elf kernel-pie-rela.elf:../kernel-pie-rela-up.elf)
 
+# The stubs' own tables (kslide-stub-relocs): each stub linked elsewhere, up and down, must be
+# the stub moved there by its table (0x2345000: page-aligned, as the Multiboot2 tag asks).
+STUB_ORACLE_ELFS := $(foreach a,$(BUILD)/i386 $(X86_64),$(a)/stub-at-0x2345000.elf \
+	$(a)/stub-at-0x80000.elf)
+$(BUILD)/%/stub-at-0x2345000.elf: STUB_LDFLAGS = --defsym=stub_link_override=0x2345000
+$(BUILD)/%/stub-at-0x80000.elf: STUB_LDFLAGS = --defsym=stub_link_override=0x80000
+
 .PHONY: oracle
-#: the relocation oracle: the linker judges the packer and the stub's mover
+#: the relocation oracle: the linker judges the packer, the stub's mover and the stub's own table
 oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
+		$(STUB_RELOCS) $(BUILD)/i386/stub.elf $(X86_64)/stub.elf $(STUB_ORACLE_ELFS) \
 		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) $(IMAGES) \
 		$(BUILD)/i386/kernel-zstd.img $(X86_64)/kernel-zstd.img $(X86_64)/kernel-pie-zstd.img
+	$(Q)for s in $(STUB_ORACLE_ELFS); do \
+		$(STUB_RELOCS) --oracle $$(dirname $$s)/stub.elf $$s || exit 1; done
 	$(Q)for b in $(ORACLE_I386_ELFS); do \
 		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
 	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \

@@ -1,4 +1,5 @@
-# Host programs (tools/): kslide-pack with both stubs embedded, kslide-stat, kslide-kallsyms.
+# Host programs (tools/): kslide-pack with both stubs embedded, kslide-stat, and the build's
+# own kslide-kallsyms and kslide-stub-relocs.
 
 LIB_TOOL_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tool/%.o)
 # The packer's reading and writing (tools/pack/*.c), which the oracle and benchmarks link too,
@@ -28,6 +29,10 @@ $(BUILD)/tool/tools/stat/plot.o: TOOL_CFLAGS += $(shell pkg-config --cflags cair
 $(BUILD)/bin/kslide-stat: $(STAT_OBJS) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ $(STAT_LIBS) -o $@
+
+$(STUB_RELOCS): $(BUILD)/tool/tools/kslide-stub-relocs.o $(TOOL_COMMON_SRCS:%.c=$(BUILD)/tool/%.o)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $^ $(TOOL_LIBS) -o $@
 
 $(KALLSYMS): $(BUILD)/tool/tools/kslide-kallsyms.o $(TOOL_COMMON_SRCS:%.c=$(BUILD)/tool/%.o)
 	@mkdir -p $(dir $@)

@@ -10,6 +10,7 @@
 #include "boot/handoff.h"
 #include "boot/x86/multiboot_entry.h"
 #include "boot/x86/self_check.h"
+#include "boot/x86/self_relocate.h"
 
 #define STACK_BYTES 16384
 #define CODE_SELECTOR 0x10 /* Linux's __BOOT_CS and __BOOT_DS (Documentation/x86/boot.rst) */
@@ -20,8 +21,10 @@
 stub_entry:
 	cli
 	cld
+	MULTIBOOT_LOAD_DISTANCE
 	STUB_SELF_CHECK
 	MULTIBOOT_FILL_BOOT_ENTRY
+	STUB_RELOCATE_SELF
 	lgdt gdt_pointer
 	ljmp $CODE_SELECTOR, $1f
 1:	movl $DATA_SELECTOR, %ecx

@@ -14,6 +14,9 @@
 #include "include/kslide/image.h"
 #include "include/protocol/multiboot2.h"
 
+#define MB2_STUB_MAX_END 0x80000000
+#define MB2_STUB_ALIGN 4096
+
 	.section .multiboot2, "a"
 	.p2align 3
 	.globl multiboot2_header
@@ -43,6 +46,20 @@ multiboot2_address_tag:
 	.short MB2_HEADER_TAG_ENTRY, 0
 	.long 12
 	.long stub_entry
+
+	/*
+	 * Anywhere from the link address up, page-aligned (x86-64's page tables are in the bss),
+	 * lowest first, ending below 2 GiB, where x86-64's 32-bit sign-extended addresses reach:
+	 * the entry moves the stub's addresses there (boot/x86/self_relocate.h). Optional, so a
+	 * loader that cannot move images loads it at the address tag's load_addr, as before.
+	 */
+	.p2align 3
+	.short MB2_HEADER_TAG_RELOCATABLE, MB2_TAG_OPTIONAL
+	.long MB2_RELOCATABLE_SIZE
+	.long _image_start              /* min_addr */
+	.long MB2_STUB_MAX_END          /* max_addr: the image's end, as GRUB reads it */
+	.long MB2_STUB_ALIGN            /* align */
+	.long MB2_RELOCATABLE_PREFER_LOW /* preference */
 
 	/* Page-aligned modules; GRUB aligns them anyway, other loaders may not. */
 	.p2align 3

@@ -15,8 +15,9 @@
  * limit 0 and an interrupt), which resets any x86.
  *
  * One macro serves 32-bit protected mode and long mode (the assembler encodes each); it
- * uses no memory but the stack and its own rodata, so it runs from the self-check too,
- * before the stub trusts anything. Clobbers EAX, EBX, ECX, EDX.
+ * uses no memory but its own rodata, reached as link address + BASE (a register in
+ * parentheses, or nothing), so it runs from the self-check too, before the stub trusts
+ * anything or has moved its addresses (boot/x86/self_relocate.h). Clobbers EAX, EBX, ECX, EDX.
  */
 #ifndef KSLIDE_BOOT_X86_REFUSE_H
 #define KSLIDE_BOOT_X86_REFUSE_H
@@ -31,7 +32,7 @@
 #define PCI_RESET_CONTROL 0xcf9
 #define PCI_RESET_HARD 0x06 /* SYS_RST | RST_CPU: a full reset */
 
-.macro REFUSE_AND_RESET
+.macro REFUSE_AND_RESET base
 	cli
 	movb $RTC_SECONDS, %al
 	outb %al, $CMOS_INDEX
@@ -55,7 +56,7 @@
 	movw $PCI_RESET_CONTROL, %dx
 	movb $PCI_RESET_HARD, %al
 	outb %al, %dx
-	lidt 7f
+	lidt 7f\base
 	int3
 8:	hlt
 	jmp 8b

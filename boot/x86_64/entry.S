@@ -4,7 +4,9 @@
  * 10.8.5 "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set
  * CR4.PAE, EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy
  * runs: stub_main(&stub_boot_entry), filled from the loader's EAX and EBX before anything else
- * (boot/x86/multiboot_entry.h), returns the registers to enter the kernel with
+ * (boot/x86/multiboot_entry.h) and after the stub has moved its addresses to where the loader
+ * put it (boot/x86/self_relocate.h; the identity map covers it: the headers keep the image
+ * below 2 GiB), returns the registers to enter the kernel with
  * (boot/handoff.h; it has already switched to the tables the kernel is entered with), or NULL
  * when it refused: then, as when the CPU has no long mode, we reset the machine after a few
  * seconds (boot/x86/refuse.h).
@@ -13,6 +15,7 @@
 #include "boot/x86/multiboot_entry.h"
 #include "boot/x86/refuse.h"
 #include "boot/x86/self_check.h"
+#include "boot/x86/self_relocate.h"
 
 #define STACK_BYTES 16384
 #define PAGE_SIZE 4096
@@ -35,9 +38,11 @@
 stub_entry:
 	cli
 	cld
+	MULTIBOOT_LOAD_DISTANCE
 	STUB_SELF_CHECK
-	movl $stack_top, %esp
 	MULTIBOOT_FILL_BOOT_ENTRY
+	STUB_RELOCATE_SELF
+	movl $stack_top, %esp
 
 	/* Without long mode there is nothing we can start: say so on COM1 and reset. */
 	movl $CPUID_EXT_FEATURES, %eax

@@ -52,7 +52,9 @@
 #define MB2_RELOCATABLE_MIN   8
 #define MB2_RELOCATABLE_MAX   12
 #define MB2_RELOCATABLE_ALIGN 16
+#define MB2_RELOCATABLE_PREFERENCE 20
 #define MB2_RELOCATABLE_SIZE  24
+#define MB2_RELOCATABLE_PREFER_LOW 1 /* the lowest address from min_addr up */
 
 /* The information: total_size, reserved, then tags. */
 #define MB2_INFO_HEADER 8

@@ -9,7 +9,7 @@ Multiboot a.out-kludge header at offset 0.
 
 usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
-                             [--mb FIELD=VALUE] [--enter-with-magic VALUE]
+                             [--mb FIELD=VALUE] [--mb2-min ADDRESS] [--enter-with-magic VALUE]
                              [--truncate BYTES] [--sums] [--crc]
   --flip PART:N       invert byte N of the payload or relocation table as stored, or of the
                       stub's self-checked part (from the end of the kslide header; a negative N
@@ -18,6 +18,8 @@ usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
   --last-field VALUE  store VALUE (32 bits) in the field the table's last entry patches (an
                       uncompressed image's)
   --mb FIELD=VALUE    set load_addr, load_end_addr or bss_end_addr in the Multiboot header
+  --mb2-min ADDRESS   set min_addr in the Multiboot 2 relocatable tag: a loader that honours it
+                      (GRUB) loads the image there or above instead of at its link address
   --enter-with-magic VALUE
                       have a Multiboot 1 loader enter the stub with EAX = VALUE instead of
                       its magic: the header's entry_addr names a detour (mov $VALUE, %eax;
@@ -48,6 +50,7 @@ CHECKSUM = 180
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 MB1_HEADER_ADDR, MB1_ENTRY_ADDR = 12, 28
 MB2_HEADER_MAGIC, MB2_HEADER_LENGTH, MB2_SEARCH = 0xE85250D6, 8, 32768  # Multiboot2 spec 3.1.1
+MB2_TAG_RELOCATABLE, MB2_RELOCATABLE_MIN = 10, 8
 MOV_EAX_IMM32, JMP_REL32 = 0xB8, 0xE9
 FMT_MASK = {"<I": 0xffffffff, "<Q": 0xffffffffffffffff}
 
@@ -101,12 +104,33 @@ def payload_sums(img, hdr):
     return word_sums(img[a:a + get(img, hdr, "payload_stored_size")])
 
 
-def enter_with_magic(img, magic):
-    """Point the Multiboot 1 entry at a detour that loads EAX with magic, then enters."""
+def mb2_header(img):
     mb2 = next((off for off in range(0, MB2_SEARCH, 8)
                 if struct.unpack_from("<I", img, off)[0] == MB2_HEADER_MAGIC), None)
     if mb2 is None:
-        die("no Multiboot 2 header to put the detour after")
+        die("no Multiboot 2 header")
+    return mb2
+
+
+def mb2_min(img, address):
+    """Set the relocatable tag's min_addr (no checksum covers the tags)."""
+    mb2 = mb2_header(img)
+    end = mb2 + struct.unpack_from("<I", img, mb2 + MB2_HEADER_LENGTH)[0]
+    tag = mb2 + 16
+    while tag + 8 <= end:
+        kind, size = struct.unpack_from("<H", img, tag)[0], struct.unpack_from("<I", img, tag + 4)[0]
+        if kind == MB2_TAG_RELOCATABLE:
+            struct.pack_into("<I", img, tag + MB2_RELOCATABLE_MIN, address)
+            return
+        if kind == 0 or size < 8:
+            break
+        tag += (size + 7) & ~7
+    die("no Multiboot 2 relocatable tag")
+
+
+def enter_with_magic(img, magic):
+    """Point the Multiboot 1 entry at a detour that loads EAX with magic, then enters."""
+    mb2 = mb2_header(img)
     detour = mb2 + struct.unpack_from("<I", img, mb2 + MB2_HEADER_LENGTH)[0]
     header_addr, entry = struct.unpack_from("<I", img, MB1_HEADER_ADDR)[0], struct.unpack_from(
         "<I", img, MB1_ENTRY_ADDR)[0]
@@ -182,6 +206,8 @@ def main(argv):
         elif op == "--mb":
             name, value = arg.split("=")
             struct.pack_into("<I", img, MULTIBOOT[name], int(value, 0) & 0xffffffff)
+        elif op == "--mb2-min":
+            mb2_min(img, int(arg, 0))
         elif op == "--enter-with-magic":
             enter_with_magic(img, int(arg, 0))
         elif op == "--truncate":

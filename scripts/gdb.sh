@@ -5,8 +5,8 @@
 # kernel with, after the "kslide: base=" line is on the serial port), reads that line, loads
 # the kernel's ELF with `add-symbol-file -o` at base minus its link address, and stops at a
 # kernel function (-b, default kernel_main) through a hardware breakpoint (the kernel's pages
-# may not be mapped yet when it is set). The stub's own symbols are loaded too: it runs where
-# it was linked (boot/stub.ld.S).
+# may not be mapped yet when it is set). The stub's own symbols are loaded too: QEMU's -kernel
+# (Multiboot 1, which cannot move an image) runs it where it was linked (boot/stub.ld.S).
 #
 # -c (batch, for the gdb-symbols check stage): no prompt; passes when gdb stopped at the
 # function, with $pc at base + (its link address - the link base) and gdb naming it there.

@@ -192,6 +192,30 @@ static void linux_usable_map_and_initrd(void **state)
 	assert_int_equal(line_parse_usable("kslide-linux: usable=0x1-0x2;", s, 4, &n), -1);
 }
 
+static void loader_line_gives_where_the_image_lies(void **state)
+{
+	(void)state;
+	uint64_t at = 0;
+	assert_int_equal(line_parse_image("kslide: loader=\"GRUB 2.06-13+deb12u2\" map=mmap "
+					  "entries=6 image=0x2345000\r\n",
+					  &at),
+			 0);
+	assert_int_equal(at, 0x2345000);
+	/* a loader may call itself anything: the last word counts */
+	assert_int_equal(line_parse_image("kslide: loader=\"x image=0x1\" map=none entries=0 "
+					  "image=0x100000",
+					  &at),
+			 0);
+	assert_int_equal(at, 0x100000);
+	/* a stub older than image= says nothing; other lines and bad numbers are refused */
+	assert_int_equal(line_parse_image("kslide: loader=\"GRUB\" map=efi entries=24", &at), -1);
+	assert_int_equal(line_parse_image("kslide: base=0x1 image=0x2", &at), -1);
+	assert_int_equal(line_parse_image("kslide: loader=\"\" map=none entries=0 image=", &at),
+			 -1);
+	assert_int_equal(line_parse_image("kslide: loader=\"\" map=none entries=0 image=0x1z", &at),
+			 -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +230,7 @@ int main(void)
 		cmocka_unit_test(linux_report_gives_text_and_the_kernel_code_range),
 		cmocka_unit_test(linux_report_refuses_errors_and_partial_lines),
 		cmocka_unit_test(linux_usable_map_and_initrd),
+		cmocka_unit_test(loader_line_gives_where_the_image_lies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

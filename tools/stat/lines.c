@@ -8,6 +8,7 @@
 #define BASE_PREFIX	    "kslide: base="
 #define USABLE_PREFIX	    "kernel: usable="
 #define RANDOM_PREFIX	    "kslide: random="
+#define LOADER_PREFIX	    "kslide: loader="
 #define LINUX_PREFIX	    "kslide-linux: _text="
 #define LINUX_USABLE_PREFIX "kslide-linux: usable="
 #define LINUX_INITRD_PREFIX "kslide-linux: initrd="
@@ -127,6 +128,17 @@ int line_parse_usable(const char *line, struct mem_span *spans, size_t cap, size
 	}
 	*count = n;
 	return 0;
+}
+
+int line_parse_image(const char *line, uint64_t *at)
+{
+	if (strncmp(line, LOADER_PREFIX, strlen(LOADER_PREFIX)))
+		return -1;
+	/* the loader's name is quoted and may hold " image=": read the last word */
+	const char *last = NULL;
+	for (const char *p = line; (p = strstr(p, " image=")); p++)
+		last = p;
+	return last ? word_u64(last, "image", at) : -1;
 }
 
 int line_parse_initrd(const char *line, struct mem_span *out)

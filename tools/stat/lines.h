@@ -1,6 +1,6 @@
 /*
- * Parsing the serial lines a boot prints: the stub's "kslide: base=..." line, its
- * "kslide: random=<hex>" diagnostic, the reference kernel's "kernel: usable=..." map, and what
+ * Parsing the serial lines a boot prints: the stub's "kslide: base=..." line, where its
+ * "kslide: loader=..." line says the image lies, its "kslide: random=<hex>" diagnostic, the reference kernel's "kernel: usable=..." map, and what
  * the Linux tests' init reports (tests/linux/init.c): "kslide-linux: _text=...", its
  * "kslide-linux: usable=..." map and "kslide-linux: initrd=...". Pure functions over one
  * NUL-terminated line (trailing \r and \n allowed).
@@ -49,6 +49,10 @@ int line_parse_linux(const char *line, struct linux_report *out);
  * spans [start, end), else -1.
  */
 int line_parse_usable(const char *line, struct mem_span *spans, size_t cap, size_t *count);
+
+/* "kslide: loader=\"NAME\" map=SOURCE entries=N image=0x<at>": 0 with where the loader put the
+ * packed image, else -1 (also for a stub older than image=). */
+int line_parse_image(const char *line, uint64_t *at);
 
 /* "kslide-linux: initrd=0x<start>-0x<end>": 0 with the span [start, end), else -1. */
 int line_parse_initrd(const char *line, struct mem_span *out);

@@ -97,6 +97,17 @@ static int add_linux(struct samples *s, const struct linux_report *r)
 	return add_base(s, &b);
 }
 
+/* The packed image of every boot: one place, as the slot count is one. */
+static int add_image(struct samples *s, uint64_t at)
+{
+	if (s->has_image_at && s->image_at != at)
+		return fail(s, "the image moved between boots (0x%llx, now 0x%llx)",
+			    (unsigned long long)s->image_at, (unsigned long long)at);
+	s->image_at = at;
+	s->has_image_at = true;
+	return 0;
+}
+
 /* The initrd of every boot: one place, however many boots report it. */
 static int add_initrd(struct samples *s, const struct mem_span *span)
 {
@@ -145,12 +156,15 @@ int samples_add_line(struct samples *s, const char *line)
 	struct mem_span spans[SAMPLES_USABLE_MAX], initrd;
 	size_t count, len;
 	const char *hex;
+	uint64_t image_at;
 	int rc;
 
 	if (!s->linux_own && line_parse_base(line, &b) == 0)
 		rc = add_base(s, &b);
 	else if (s->linux_own && line_parse_linux(line, &report) == 0)
 		rc = add_linux(s, &report);
+	else if (line_parse_image(line, &image_at) == 0)
+		rc = add_image(s, image_at);
 	else if (line_parse_initrd(line, &initrd) == 0)
 		rc = add_initrd(s, &initrd);
 	else if (line_parse_usable(line, spans, SAMPLES_USABLE_MAX, &count) == 0)

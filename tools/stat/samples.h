@@ -1,7 +1,8 @@
 /*
  * What a series of boots reported, gathered line by line from serial logs or from a file of
  * lines collected earlier: the bases, the slot counts (which must not change between boots),
- * the entropy sources and credit, the memory map, what the loader placed in it (the initrd),
+ * the entropy sources and credit, the memory map, what the loader placed in it (the image,
+ * the initrd),
  * and the random diagnostic bytes. The bases are the stub's, or, for a kernel's own KASLR
  * (linux_own), where Linux's init found itself.
  */
@@ -36,6 +37,8 @@ struct samples {
 	struct mem_span usable[SAMPLES_USABLE_MAX];
 	size_t usable_count;
 	bool has_usable;
+	uint64_t image_at; /* where the loader put the packed image, the same at every boot */
+	bool has_image_at;
 	struct mem_span initrd; /* where the loader put it, the same at every boot */
 	size_t initrd_count;	/* 0 or 1: an array of avoided spans for layout_phys_from_map */
 

@@ -79,8 +79,14 @@ void subject_slot_sets(const struct subject *sub, const struct samples *s, struc
 	r->phys.recount_from = "image header";
 	layout_contiguous(h->phys_min, h->align, b->slots, phys);
 	if (s->has_usable) {
-		/* what the loader placed, which the stub avoids: the image and the initrd */
-		struct mem_span avoid[] = {sub->loaded, s->initrd};
+		/* what the loader placed, which the stub avoids: the image (where the stub said it
+		 * ran; older stubs only ran where the container asks) and the initrd */
+		struct mem_span image = sub->loaded;
+		if (s->has_image_at) {
+			image.end = s->image_at + (image.end - image.start);
+			image.start = s->image_at;
+		}
+		struct mem_span avoid[] = {image, s->initrd};
 		layout_phys_from_map(h, s->usable, s->usable_count, avoid, 1 + s->initrd_count,
 				     &recount);
 		r->phys.recount_from = "header + kernel's memory map";

@@ -14,7 +14,6 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "tools/common/atomic_file.h"
+#include "tools/common/die.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -35,18 +35,7 @@ struct sym {
 	const char *name;
 };
 
-static void die(const char *file, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", progname);
-	if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
+#define die(...) tool_die(progname, __VA_ARGS__)
 
 static void usage(FILE *out)
 {

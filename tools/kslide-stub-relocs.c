@@ -26,7 +26,6 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@
 #include <unistd.h>
 
 #include "tools/common/atomic_file.h"
+#include "tools/common/die.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -54,18 +54,7 @@ struct stub {
 	uint64_t table_at, table_size; /* the .stub_relocs section */
 };
 
-static void die(const char *file, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", progname);
-	if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
+#define die(...) tool_die(progname, __VA_ARGS__)
 
 static void usage(FILE *out)
 {

@@ -120,6 +120,12 @@ oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
 		$(BUILD)/i386/kernel-zstd.img $(X86_64)/kernel-zstd.img $(X86_64)/kernel-pie-zstd.img
 	$(Q)for s in $(STUB_ORACLE_ELFS); do \
 		$(STUB_RELOCS) --oracle $$(dirname $$s)/stub.elf $$s || exit 1; done
+	@# The build's check can fail: the first link's empty table is not that link's relocations
+	@# (the oracle's comparison: mutation stub-relocs-last-word-dropped).
+	$(Q)for a in $(BUILD)/i386 $(X86_64); do \
+		! $(STUB_RELOCS) --check $$a/stub.pass1.elf 2>/dev/null || \
+		{ echo "kslide-stub-relocs: $$a/stub.pass1.elf: an empty table passed" >&2; \
+			exit 1; }; done
 	$(Q)for b in $(ORACLE_I386_ELFS); do \
 		$(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $$b || exit 1; done
 	$(Q)for p in $(X86_64_ORACLE_PAIRS); do \

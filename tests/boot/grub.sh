@@ -33,8 +33,13 @@ MOVED=0x2345000
 for arch in i386 x86_64; do
 	python3 "$here/patch-image.py" "$B/$arch/kernel.img" "$work/moved-$arch.img" \
 		--mb2-min $MOVED || exit 1
-	"$here/../../scripts/mkiso.sh" -o "$work/moved-$arch.iso" "$work/moved-$arch.img" \
-		"$B/iso/module.bin" || exit 1
+	# and damaged: the self-check that fails there must still find its message and reset
+	python3 "$here/patch-image.py" "$work/moved-$arch.img" "$work/moved-corrupt-$arch.img" \
+		--flip stub:200 || exit 1
+	for m in moved moved-corrupt; do
+		"$here/../../scripts/mkiso.sh" -o "$work/$m-$arch.iso" "$work/$m-$arch.img" \
+			"$B/iso/module.bin" || exit 1
+	done
 done
 
 INTACT="-e 'module 0 at .* intact' -e ^kernel:.self-check.passed -e 'loader=.GRUB'"
@@ -63,6 +68,10 @@ UEFI="-D -U -t 90 -e map=efi -e '^# efi: 64-bit firmware, system table at 0x[0-9
 		printf 'x86-64 UEFI, loaded at %s\t%s -e image=%s -m 256M -l %s %s\n' $MOVED "$UEFI" \
 			$MOVED "$work/moved-x86_64.log.$i" "$work/moved-x86_64.iso"
 	done
+	printf 'i386 BIOS, loaded at %s, stub damaged\t-D -c max -t 60 -H -e %s -m 256M %s\n' \
+		$MOVED "'the stub is corrupt'" "$work/moved-corrupt-i386.iso"
+	printf 'x86-64 UEFI, loaded at %s, stub damaged\t-D -U -t 90 -H -e %s -m 256M %s\n' \
+		$MOVED "'the stub is corrupt'" "$work/moved-corrupt-x86_64.iso"
 	printf 'i386 BIOS, 64 MiB module, 192M\t%s -m 192M %s\n' "$BIOS" "$work/big-i386.iso"
 	printf 'x86-64 UEFI, 64 MiB module, 192M\t%s -m 192M %s\n' "$UEFI" "$work/big-x86_64.iso"
 } >"$work/cases"

@@ -3,8 +3,8 @@
  *
  * A loader may put the stub somewhere other than its link address (GRUB does when the
  * Multiboot2 header carries a relocatable tag). The stub's entry then adds the difference to
- * every field that holds one of its own addresses before it uses any (boot/x86/
- * self_relocate.h); this table names those fields. It reads the linked stub's relocations
+ * every field that holds one of its own addresses before it uses any
+ * (boot/x86/self_relocate.h); this table names those fields. It reads the linked stub's relocations
  * (the stub is linked with --emit-relocs) and writes, as offsets from _image_start, the
  * 32-bit words to add the distance to: the 32-bit fields (R_386_32, R_X86_64_32,
  * R_X86_64_32S) and the low halves of the 64-bit ones (R_X86_64_64), whose high halves stay 0

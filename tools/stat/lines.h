@@ -1,9 +1,10 @@
 /*
  * Parsing the serial lines a boot prints: the stub's "kslide: base=..." line, where its
  * "kslide: loader=..." line says the image lies, its "kslide: random=<hex>" diagnostic, the
- * reference kernel's "kernel: usable=..." map, and what the Linux tests' init reports (tests/linux/init.c): "kslide-linux: _text=...", its
- * "kslide-linux: usable=..." map and "kslide-linux: initrd=...". Pure functions over one
- * NUL-terminated line (trailing \r and \n allowed).
+ * reference kernel's "kernel: usable=..." map, and what the Linux tests' init reports
+ * (tests/linux/init.c): "kslide-linux: _text=...", its "kslide-linux: usable=..." map and
+ * "kslide-linux: initrd=...". Pure functions over one NUL-terminated line (trailing \r and
+ * \n allowed).
  */
 #ifndef KSLIDE_TOOLS_STAT_LINES_H
 #define KSLIDE_TOOLS_STAT_LINES_H

@@ -76,7 +76,9 @@ $(BUILD)/host/tests/test_linux_relocs: $(BUILD)/host/tools/pack/linux_relocs.o \
 # The boot tests' images: each kernel packed with its header's defaults, and a GRUB ISO
 # (multiboot2 + module2, BIOS and UEFI) with the arch's initramfs as the first module, so
 # Linux's ramdisk comes from the Multiboot module. The command line keeps Linux on the serial
-# port, quiet, and ends QEMU if it panics; nokaslr boots are -kernel boots (qemu-boot.sh -A).
+# port, printing warnings and worse (loglevel=5: a WARN before a failed boot is in its log,
+# where quiet hides it), and ends QEMU if it panics; nokaslr boots are -kernel boots
+# (qemu-boot.sh -A).
 # It skips two probes that measure nothing of kslide and cost most of a TCG boot: the crypto
 # self-tests (3.1 s of the 686 kernel's 5.3 s to init) and the ISA Plug and Play scan (1.0 s).
 LINUX_IMAGES := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%.img)

@@ -20,16 +20,27 @@ esac
 here=$(cd "$(dirname "$0")" && pwd)
 image=$B/linux/$flavour.img initrd=$B/linux/$arch/initramfs.cpio
 for f in "$image" "$initrd" "$B/bin/kslide-stat" "$B/host/tests/uniformity"; do
-	[ -f "$f" ] || { echo "uniform: $f is missing: run make linux-images" >&2; exit 1; }
+	[ -f "$f" ] || { echo "uniform: $f is missing: make $f builds it (make check builds what every stage needs)" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 # The tests' Linux command line (tests/linux/cmdline).
 if ! JOBS=2 "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
 	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image"; then
-	for log in "$work"/lines.fail*.log; do # what each failed boot printed, its end
+	# What each failed boot printed: the harness's verdict and kslide's lines (its placement,
+	# for kslide.phys= on an image packed with --debug-placement), then the serial log from
+	# Linux's first warning or oops on, since the first is usually the cause (else its end).
+	for log in "$work"/lines.fail*.log; do
 		echo "uniform: ${log#"$work"/lines.}:"
-		tail -n 40 "$log" | sed 's/^/  /'
+		first=$(grep -anm1 -E 'cut here|WARNING:|BUG:|Oops|Kernel panic' "$log" | cut -d: -f1)
+		{
+			grep -aE '^[^ ]|(^|\| )kslide:' "$log"
+			if [ -n "$first" ]; then
+				sed -n "$first,\$p" "$log" | head -n 150
+			else
+				grep -a '^ ' "$log" | grep -av 'kslide:' | tail -n 40
+			fi
+		} | sed 's/^/  /'
 	done
 	exit 1
 fi

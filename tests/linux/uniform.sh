@@ -20,7 +20,9 @@ esac
 here=$(cd "$(dirname "$0")" && pwd)
 image=$B/linux/$flavour.img initrd=$B/linux/$arch/initramfs.cpio
 for f in "$image" "$initrd" "$B/bin/kslide-stat" "$B/host/tests/uniformity"; do
-	[ -f "$f" ] || { echo "uniform: $f is missing: make $f builds it (make check builds what every stage needs)" >&2; exit 1; }
+	[ -f "$f" ] && continue
+	echo "uniform: $f is missing: make $f builds it (make check, all a stage needs)" >&2
+	exit 1
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT

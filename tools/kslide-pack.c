@@ -248,6 +248,8 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	if (opt->handoff == KSLIDE_HANDOFF_MULTIBOOT &&
 	    pack_prepare_multiboot(in, &i->k, &i->mb, opt, ch, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
+	if (pack_check_segment_offsets(&i->k, err, sizeof(err)))
+		return error(in, "%s", err);
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
 		return error(verdict == PACK_BAD_FOR_KERNEL ? in : NULL, "%s", err);
@@ -293,8 +295,9 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 						  : (uint32_t)ch->codec;
 	if (!rc)
 		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
-	const uint8_t *stub = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
-	const uint8_t *stub_end = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
+	bool i386_stub = kernel_elf_stub_arch(&i.k) == KSLIDE_ARCH_I386;
+	const uint8_t *stub = i386_stub ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = i386_stub ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
 	char err[512];
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &i.k, opt, &img, err, sizeof(err)))

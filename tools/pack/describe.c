@@ -67,7 +67,10 @@ void describe_image(const struct kernel_elf *k, const struct packed_image *img,
 	fprintf(to, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
-	if (k->arch == KSLIDE_ARCH_X86_64)
+	if (k->single_slide)
+		fprintf(to, "image: single slide: the virtual base moves with the physical one; "
+				"entered by the i386 stub in 32-bit protected mode\n");
+	else if (k->arch == KSLIDE_ARCH_X86_64)
 		fprintf(to, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
 				"0x%llx\n",
 			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,

@@ -170,12 +170,14 @@ enum pack_verdict pack_check_options(const struct pack_options *opt, const struc
 void pack_warn_unused_options(const char *in, const struct kernel_elf *k,
 			      const struct pack_choices *ch, const struct pack_log *log)
 {
-	if (k->arch != KSLIDE_ARCH_I386 || (!ch->given.virt_align && !ch->given.range))
+	if ((k->arch != KSLIDE_ARCH_I386 && !k->single_slide) ||
+	    (!ch->given.virt_align && !ch->given.range))
 		return;
-	warn(log, "%s: %s%s%s ignored: an i386 kernel's virtual base follows its physical one", in,
+	warn(log, "%s: %s%s%s ignored: %s virtual base follows its physical one", in,
 	     ch->given.virt_align ? "--virt-align" : "",
 	     ch->given.virt_align && ch->given.range ? " and " : "",
-	     ch->given.range ? "--virt-range" : "");
+	     ch->given.range ? "--virt-range" : "",
+	     k->arch == KSLIDE_ARCH_I386 ? "an i386 kernel's" : "a single-slide (Multiboot) kernel's");
 }
 
 /* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
@@ -307,6 +309,37 @@ static int take_entry(struct kernel_elf *k, const struct multiboot_requests *mb,
 	return 0;
 }
 
+/*
+ * The Multiboot handoff moves the kernel by one delta, physical and virtual alike: its entry
+ * is 32-bit protected-mode code that runs where it was loaded and builds its own page tables,
+ * so only a move that keeps virtual = physical + its link-time offset can work. An x86-64
+ * kernel of this shape maps a physical window at its higher half (the tutorials' and
+ * Dreamos64's boot tables: the first 1 GiB in 2 MiB pages, one page directory), and it must
+ * lie inside it: that is the default --max (SINGLE_SLIDE_MAX_X86_64). A kernel that maps less
+ * needs --max (or its kslide note's limit); its 32-bit sign-extended fields allow no more
+ * than 2 GiB, which base_window_check proves.
+ */
+static void single_slide(struct kernel_elf *k, struct pack_options *opt,
+			 const struct pack_choices *ch)
+{
+	k->single_slide = true;
+	k->fixups_follow_virt = false;
+	if (k->arch == KSLIDE_ARCH_X86_64 && !ch->given.max && opt->max > SINGLE_SLIDE_MAX_X86_64)
+		opt->max = SINGLE_SLIDE_MAX_X86_64;
+}
+
+int pack_check_segment_offsets(const struct kernel_elf *k, char *err, size_t err_cap)
+{
+	if (!k->offsets_differ[0] || k->single_slide)
+		return 0;
+	return pack_fail(err, err_cap,
+			 "%s; they may differ only when the kernel moves by one delta (--handoff "
+			 "multiboot, for a kernel with a Multiboot entry). Otherwise link the "
+			 "segments with one offset: in the linker script, give the low sections "
+			 "the higher-half address too, loaded low with AT()",
+			 k->offsets_differ);
+}
+
 int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 			   const struct multiboot_requests *mb, struct pack_options *opt,
 			   const struct pack_choices *ch, const struct pack_log *log, char *err,
@@ -314,11 +347,21 @@ int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 {
 	if (mb->refusal[0])
 		return pack_fail(err, err_cap, "%s", mb->refusal);
-	if (k->arch != KSLIDE_ARCH_I386)
-		return pack_fail(
-			err, err_cap,
-			"--handoff multiboot takes i386 (ELF32) kernels only: the Multiboot "
-			"entry is 32-bit protected mode");
+	if (k->arch == KSLIDE_ARCH_X86_64 && !mb->mb1 && !mb->mb2)
+		return pack_fail(err, err_cap,
+				 "--handoff multiboot enters an x86-64 kernel at a 32-bit Multiboot "
+				 "entry, which this kernel has no header for; an entry in long mode "
+				 "takes --handoff kslide");
+	single_slide(k, opt, ch);
+	if (k->max_segment_align > opt->align) {
+		if (ch->given.align)
+			return pack_fail(err, err_cap,
+					 "--align 0x%llx is below its segments' alignment (p_align "
+					 "0x%llx), which a move must keep",
+					 (unsigned long long)opt->align,
+					 (unsigned long long)k->max_segment_align);
+		opt->align = k->max_segment_align;
+	}
 	if (mb->entry_given && take_entry(k, mb, err, err_cap))
 		return -1;
 	if (mb->bounded) {

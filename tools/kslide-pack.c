@@ -238,7 +238,9 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	char err[512];
 	*handoff_why = pack_choose_handoff(opt, ch, &i->note, &i->mb, i->is_linux, &to_stderr);
 	pack_apply_defaults(opt, &i->k, li, &i->note, ch);
-	if (pack_check_linux_handoff(opt, i->is_linux, err, sizeof(err)))
+	if (pack_check_linux_handoff(opt, i->is_linux, err, sizeof(err)) ||
+	    pack_check_kslide_handoff(in, opt, &i->k, &i->note, &i->mb, &to_stderr, err,
+				      sizeof(err)))
 		return error(in, "%s", err);
 	if (li) {
 		opt->handoff_data = li->header.bytes;

@@ -121,6 +121,37 @@ bad_for_kernel(char *err, size_t err_cap, const char *fmt, ...)
 	return PACK_BAD_FOR_KERNEL;
 }
 
+/*
+ * A single slide moves the higher half with the physical base: at the window's highest base
+ * every segment must still end inside the address space (a kernel at KERNEL_VMA + physical
+ * reaches the top at 2 GiB). Its fields' int32 and int64 ranges do not see this: their values
+ * cross from negative to positive. 0, or -1 with the --max that keeps it.
+ */
+static int single_slide_check(const struct kernel_elf *k, const struct pack_options *opt,
+			      char *err, size_t err_cap)
+{
+	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
+	if (!k->single_slide || k->arch != KSLIDE_ARCH_X86_64 || opt->max < size)
+		return 0;
+	uint64_t last_base = (opt->max - size) & ~(opt->align - 1);
+	if (last_base <= k->link_phys)
+		return 0;
+	uint64_t slide = last_base - k->link_phys;
+	for (size_t i = 0; i < k->segment_count; i++) {
+		const struct kernel_segment *s = &k->segments[i];
+		uint64_t room = 0 - (s->vaddr + s->mem_size); /* bytes above its end, mod 2^64 */
+		if (s->vaddr + s->mem_size == 0 || s->vaddr + s->mem_size < s->vaddr || slide <= room)
+			continue;
+		return bad_for_kernel(err, err_cap,
+				      "its segment at virtual 0x%llx would end past the top of the "
+				      "address space at the highest base, 0x%llx: one slide moves it "
+				      "with the physical base; lower --max to 0x%llx",
+				      (unsigned long long)s->vaddr, (unsigned long long)last_base,
+				      (unsigned long long)(k->link_phys + room + size));
+	}
+	return 0;
+}
+
 enum pack_verdict pack_check_options(const struct pack_options *opt, const struct kernel_elf *k,
 				     const struct linux_image *li, const struct kernel_note *note,
 				     char *err, size_t err_cap)
@@ -162,7 +193,7 @@ enum pack_verdict pack_check_options(const struct pack_options *opt, const struc
 					      "kernel (%llu bytes) does not fit in --virt-range",
 					      (unsigned long long)k->mem_size);
 	}
-	if (base_window_check(k, opt, err, err_cap))
+	if (base_window_check(k, opt, err, err_cap) || single_slide_check(k, opt, err, err_cap))
 		return PACK_BAD_FOR_KERNEL;
 	return PACK_OPTIONS_OK;
 }
@@ -262,6 +293,28 @@ const char *pack_choose_handoff(struct pack_options *opt, const struct pack_choi
 	opt->handoff = KSLIDE_HANDOFF_KSLIDE;
 	return note->present ? "the kernel's kslide note leaves it to kslide-pack"
 			     : "the kernel has no Multiboot header";
+}
+
+int pack_check_kslide_handoff(const char *in, const struct pack_options *opt,
+			      const struct kernel_elf *k, const struct kernel_note *note,
+			      const struct multiboot_requests *mb, const struct pack_log *log,
+			      char *err, size_t err_cap)
+{
+	if (opt->handoff != KSLIDE_HANDOFF_KSLIDE || note->present || (!mb->mb1 && !mb->mb2))
+		return 0;
+	if (k->arch == KSLIDE_ARCH_X86_64)
+		return pack_fail(err, err_cap,
+				 "--handoff kslide enters an x86-64 kernel in long mode, but this "
+				 "one has a Multiboot header and no kslide note: its entry is 32-bit "
+				 "code for a Multiboot loader. Leave --handoff out: the multiboot "
+				 "handoff enters it as its loader would, moved by one delta");
+	warn(log,
+	     "%s: --handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's "
+	     "boot info, but it has a Multiboot header and no kslide note: a Multiboot entry "
+	     "expects its loader's magic and information (leave --handoff out for the multiboot "
+	     "handoff)",
+	     in);
+	return 0;
 }
 
 int pack_check_linux_handoff(const struct pack_options *opt, bool is_linux, char *err,

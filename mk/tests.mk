@@ -154,9 +154,9 @@ $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img:
 $(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --min 4G -o $@ $<
 # The i386 reference kernel through the Multiboot pass-through: it finds kslide's boot info in
-# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c).
+# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c), which it asks for.
 $(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
-	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot -o $@ $<
+	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot --kslide-tag -o $@ $<
 # Packed for reproducing a placement: kslide.phys= (kslide.virt=) on the command line chooses
 # the base (boot/placement.h); the boot cases check it is honoured here and ignored elsewhere.
 $(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img: \

@@ -78,6 +78,11 @@ static void usage(FILE *to)
 	for (size_t i = 0; pack_handoff_at(i); i++)
 		fprintf(to, "                            %-10s %s\n", pack_handoff_at(i),
 			pack_handoff_what(i));
+	fprintf(to,
+		"      --kslide-tag        multiboot: add kslide's boot info to the Multiboot 2\n"
+		"                          information as a tag of its own (by default the kernel\n"
+		"                          gets the loader's tags only; ECX, with EDX =\n"
+		"                          KSLIDE_BOOT_MAGIC, points to it either way)\n");
 	fprintf(to, "      --format NAME       the container a boot loader reads (default %s):\n",
 		container_default()->name);
 	for (size_t i = 0; container_at(i); i++)
@@ -297,6 +302,10 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 						  : (uint32_t)ch->codec;
 	if (!rc)
 		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
+	if (!rc && opt->kslide_tag && opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
+		fprintf(stderr, "%s: warning: %s: --kslide-tag ignored: only --handoff multiboot "
+				"passes Multiboot 2 information on\n",
+			progname, in);
 	bool i386_stub = kernel_elf_stub_arch(&i.k) == KSLIDE_ARCH_I386;
 	const uint8_t *stub = i386_stub ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = i386_stub ? stub_i386_end : stub_x86_64_end;
@@ -314,7 +323,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 }
 
 enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
-       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT };
+       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT, OPT_KSLIDE_TAG };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, 0, 'o' },
@@ -329,6 +338,7 @@ static const struct option longopts[] = {
 	{ "compress", required_argument, 0, OPT_COMPRESS },
 	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "debug-placement", no_argument, 0, OPT_DEBUG_PLACEMENT },
+	{ "kslide-tag", no_argument, 0, OPT_KSLIDE_TAG },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
@@ -418,6 +428,7 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 			break;
 		case OPT_NOKASLR: opt->nokaslr_default = 1; break;
 		case OPT_DEBUG_PLACEMENT: opt->debug_placement = 1; break;
+		case OPT_KSLIDE_TAG: opt->kslide_tag = 1; break;
 		case OPT_STATS: ch->stats = 1; break;
 		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;

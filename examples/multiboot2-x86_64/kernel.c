@@ -117,6 +117,7 @@ static unsigned read_mb2(const uint8_t *info)
 		const struct mb2_tag *t = (const void *)p;
 		if (t->type == MB2_TAG_END)
 			break;
+		kprintf("mb64-example: tag type %u\n", (unsigned)t->type); /* as tutorials list them */
 		if (t->type == MB2_TAG_CMDLINE)
 			cmdline = (const char *)(t + 1);
 		if (t->type == MB2_TAG_LOADER_NAME)

@@ -993,6 +993,34 @@ expect_warning "--handoff overriding the kernel's kslide note is named" \
 	"warning: the kernel's kslide note asks for --handoff multiboot; --handoff kslide overrides it" \
 	--handoff kslide "$T/mbnote.elf"
 
+#### Multiboot kernels as they are: the tutorial examples (make check builds them) ####
+MB1_EXAMPLE=$B/examples/multiboot1/kernel-relocs.elf
+MB64_EXAMPLE=$B/examples/multiboot2-x86_64/kernel-relocs.elf
+# The x86-64 example: a low 32-bit entry and a higher half, two offsets, one delta.
+if "$PACK" -v -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr" &&
+	grep -q '^image: single slide: the virtual base moves with the physical one; entered by the i386 stub' "$T/stderr" &&
+	grep -q '^image: [0-9]* bytes; base in \[0x1000000, 0x40000000) aligned to 0x200000$' "$T/stderr"; then
+	ok "x86-64 Multiboot kernel: one slide, by the i386 stub, in the 1 GiB it maps"
+else
+	not_ok "x86-64 Multiboot kernel" "not packed single-slide in [16 MiB, 1 GiB)"
+fi
+expect_fail "x86-64 Multiboot kernel with --handoff kslide" \
+	"--handoff kslide enters an x86-64 kernel in long mode, but this one has a Multiboot header and no kslide note: its entry is 32-bit code for a Multiboot loader. Leave --handoff out" \
+	--handoff kslide "$MB64_EXAMPLE"
+expect_warning "i386 Multiboot kernel with --handoff kslide" \
+	"--handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's boot info, but it has a Multiboot header and no kslide note" \
+	--handoff kslide "$MB1_EXAMPLE"
+# Its higher half lies at KERNEL_VMA + physical: 2 GiB is as far as it can go.
+expect_fail "x86-64 Multiboot kernel with --max past 2 GiB" \
+	"its segment at virtual 0xffffffff80201000 would end past the top of the address space at the highest base, 0xbfe00000: one slide moves it with the physical base; lower --max to 0x" \
+	--max 3G "$MB64_EXAMPLE"
+expect_warning "--kslide-tag with a handoff that passes no Multiboot 2 information" \
+	"--kslide-tag ignored: only --handoff multiboot passes Multiboot 2 information on" \
+	--kslide-tag "$G"
+expect_warning "x86-64 Multiboot kernel: --virt-range means nothing" \
+	"--virt-range ignored: a single-slide (Multiboot) kernel's virtual base follows its physical one" \
+	--virt-range 0xffffffff80000000:0 "$MB64_EXAMPLE"
+
 #### the output ####
 mkdir "$T/outdir"
 if "$PACK" -o "$T/outdir" "$G" 2>"$T/stderr"; [ $? -eq 1 ] &&

@@ -542,8 +542,16 @@ if [ -e "$BZ686" ] && [ -e "$BZ64" ]; then
 	expect_fail "bzImage: boot protocol 2.07" "boot protocol 2.07 is too old: kslide needs 2.08" \
 		"$T/oldproto.bz"
 	bz fixed && bzset fixed $((0x234)) 1 0
-	expect_fail "bzImage: not relocatable" "not a relocatable kernel (relocatable_kernel is 0)" \
+	expect_fail "bzImage: not relocatable" \
+		"not a relocatable kernel (relocatable_kernel is 0): build Linux with CONFIG_RELOCATABLE" \
 		"$T/fixed.bz"
+	# memtest86+ has the header too, and no Linux release in its version string.
+	cp "$T/fixed.bz" "$T/memtest.bz"
+	printf 'Memtest86+ v6.10\0' | dd of="$T/memtest.bz" bs=1 conv=notrunc status=none \
+		seek=$((0x200 + $(u16 "$T/memtest.bz" $((0x20e)))))
+	expect_fail "bzImage: not relocatable and not Linux" \
+		"not a relocatable kernel (relocatable_kernel is 0), and not Linux (its version string is \"Memtest86+ v6.10\"): kslide cannot move it" \
+		"$T/memtest.bz"
 	bz zimage && bzset zimage $((0x211)) 1 0
 	expect_fail "bzImage: loaded low" "a zImage (loaded low, LOADED_HIGH clear)" "$T/zimage.bz"
 	bz jump && bzset jump $((0x201)) 1 0x10

@@ -412,7 +412,7 @@ expect_fail "a RELR section starting with a bitmap" \
 
 #### segments ####
 kernel norelocs "$ASM_GOOD" "$LDS_GOOD"
-expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs" \
+expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs; without them kslide cannot move it" \
 	"$T/norelocs.elf"
 kernel farapart "$ASM_GOOD" '
 ENTRY(_start)

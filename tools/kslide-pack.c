@@ -297,6 +297,8 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux))
 		return 1;
 	const char *handoff_why;
+	if (ch->verbose) /* what it found, before anything is refused */
+		describe_kernel(&i.k, stderr);
 	int rc = decide(in, &i, opt, ch, &handoff_why);
 	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(i.k.file_size)
 						  : (uint32_t)ch->codec;

@@ -1015,6 +1015,16 @@ fi
 expect_fail "x86-64 Multiboot kernel with --handoff kslide" \
 	"--handoff kslide enters an x86-64 kernel in long mode, but this one has a Multiboot header and no kslide note: its entry is 32-bit code for a Multiboot loader. Leave --handoff out" \
 	--handoff kslide "$MB64_EXAMPLE"
+# -v says what it found before the refusal: the kernel, its fixups, its segments' offsets.
+"$PACK" -v --handoff kslide -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr"
+if [ $? -eq 1 ] && sed -n '1p' "$T/stderr" | grep -q '^kernel: link phys 0x200000 virt 0x200000,' &&
+	grep -q '^fixups: [0-9]* 32-bit, [1-9][0-9]* 32-bit signed, [1-9][0-9]* 64-bit' "$T/stderr" &&
+	grep -q '^segments: segments 0 and 1 have different virtual-to-physical offsets' "$T/stderr" &&
+	tail -n 1 "$T/stderr" | grep -q '^kslide-pack: .*--handoff kslide enters an x86-64 kernel'; then
+	ok "-v before a refusal: what kslide-pack found, then why it refuses"
+else
+	not_ok "-v before a refusal" "not the kernel's lines, then the refusal"
+fi
 expect_warning "i386 Multiboot kernel with --handoff kslide" \
 	"--handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's boot info, but it has a Multiboot header and no kslide note" \
 	--handoff kslide "$MB1_EXAMPLE"

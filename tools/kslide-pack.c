@@ -255,7 +255,8 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	if (opt->handoff == KSLIDE_HANDOFF_MULTIBOOT &&
 	    pack_prepare_multiboot(in, &i->k, &i->mb, opt, ch, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
-	if (pack_check_segment_offsets(&i->k, err, sizeof(err)))
+	if (pack_check_segment_offsets(&i->k, err, sizeof(err)) ||
+	    pack_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)

@@ -1025,6 +1025,16 @@ if [ $? -eq 1 ] && sed -n '1p' "$T/stderr" | grep -q '^kernel: link phys 0x20000
 else
 	not_ok "-v before a refusal" "not the kernel's lines, then the refusal"
 fi
+# A Multiboot entry runs with paging off: a segment without PF_X (nasm's section without
+# "exec", as in Dreamos64) is said, not refused.
+kernel mbdataentry "$ASM_GOOD
+	.globl value
+	.section .multiboot, \"a\"
+	.p2align 3
+$(mb1 3)" "$LDS_SPLIT" --emit-relocs -e value
+expect_warning "a Multiboot entry in a segment without PF_X" \
+	"is not in the file bytes of an executable segment, only of one without PF_X; a Multiboot entry runs with paging off, where that mark means nothing: packed" \
+	"$T/mbdataentry.elf"
 expect_warning "i386 Multiboot kernel with --handoff kslide" \
 	"--handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's boot info, but it has a Multiboot header and no kslide note" \
 	--handoff kslide "$MB1_EXAMPLE"

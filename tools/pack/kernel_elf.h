@@ -58,6 +58,9 @@ struct kernel_elf {
 	/* Why the segments need a single slide: they differ in virtual-to-physical offset (the
 	 * message names the first two); empty when they all share one. */
 	char offsets_differ[320];
+	/* Set when e_entry lies in file bytes of a segment without PF_X: allowed (warned of) for
+	 * a Multiboot entry only, which runs with paging off. */
+	char entry_not_code[128];
 	uint64_t max_segment_align; /* the largest p_align of the segments that move */
 	bool pie; /* x86-64 static PIE (ET_DYN, or PT_DYNAMIC): fixups from dynamic relocations */
 	size_t skipped_pcrel; /* PC-relative references inside the image: need nothing */

@@ -359,6 +359,7 @@ static int take_entry(struct kernel_elf *k, const struct multiboot_requests *mb,
 				 "executable segment: an entry point must be code",
 				 (unsigned)mb->entry_addr);
 	k->entry_offset = mb->entry_addr - k->link_phys;
+	k->entry_not_code[0] = '\0'; /* e_entry is not the entry */
 	return 0;
 }
 
@@ -379,6 +380,21 @@ static void single_slide(struct kernel_elf *k, struct pack_options *opt,
 	k->fixups_follow_virt = false;
 	if (k->arch == KSLIDE_ARCH_X86_64 && !ch->given.max && opt->max > SINGLE_SLIDE_MAX_X86_64)
 		opt->max = SINGLE_SLIDE_MAX_X86_64;
+}
+
+int pack_check_entry(const char *in, const struct kernel_elf *k, const struct pack_log *log,
+		     char *err, size_t err_cap)
+{
+	if (!k->entry_not_code[0])
+		return 0;
+	if (!k->single_slide)
+		return pack_fail(err, err_cap, "%s: the ELF header's e_entry must point at code",
+				 k->entry_not_code);
+	warn(log,
+	     "%s: %s, only of one without PF_X; a Multiboot entry runs with paging off, where "
+	     "that mark means nothing: packed, as its loader would load it",
+	     in, k->entry_not_code);
+	return 0;
 }
 
 int pack_check_segment_offsets(const struct kernel_elf *k, char *err, size_t err_cap)

@@ -88,6 +88,11 @@ int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 			   const struct pack_choices *ch, const struct pack_log *log, char *err,
 			   size_t err_cap);
 
+/* An e_entry in a segment without PF_X: refused, or for a Multiboot entry (paging off, as its
+ * loader runs it) warned of. 0, or -1 with a message about the kernel. */
+int pack_check_entry(const char *in, const struct kernel_elf *k, const struct pack_log *log,
+		     char *err, size_t err_cap);
+
 /* Segments with different virtual-to-physical offsets need a single slide (the Multiboot
  * handoff): 0, or -1 with a message naming the segments and the way forward. */
 int pack_check_segment_offsets(const struct kernel_elf *k, char *err, size_t err_cap);

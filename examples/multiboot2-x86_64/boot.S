@@ -24,6 +24,11 @@
 #define EFER_LME (1 << 8)
 #define CPUID_LONG_MODE (1 << 29) /* CPUID 0x80000001 EDX */
 #define PHYS(sym) ((sym) - KERNEL_VMA)
+/* 2 MiB pages the boot tables map, identity and at KERNEL_VMA: the tutorials' 1 GiB, or what
+ * the build says (the Makefile's kernel-4m maps 4 MiB, as kernels that map only low memory). */
+#ifndef BOOT_MAP_PAGES
+#define BOOT_MAP_PAGES 512
+#endif
 
 	.section .multiboot, "a"
 	.p2align 3
@@ -74,7 +79,7 @@ _start:
 	orl $(PAGE_LARGE | PAGE_PRESENT_WRITABLE), %eax
 	movl %eax, PHYS(boot_pd)(, %ecx, 8)
 	incl %ecx
-	cmpl $512, %ecx
+	cmpl $BOOT_MAP_PAGES, %ecx
 	jne 1b
 
 	movl $PHYS(boot_pml4), %eax

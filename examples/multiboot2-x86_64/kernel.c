@@ -68,7 +68,8 @@ struct mb2_mmap_entry {
 
 void kernel_main(uint32_t magic, uint32_t info);
 
-/* The boot code maps physical [0, 1 GiB) at KERNEL_VMA: the loader's data is read there. */
+/* The boot code maps physical [0, 1 GiB) at KERNEL_VMA (kernel-4m: [0, 4 MiB)): the loader's
+ * data is read there. */
 static const void *phys(uint64_t address)
 {
 	return (const void *)(uintptr_t)(address + KERNEL_VMA);

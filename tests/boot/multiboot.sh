@@ -13,7 +13,8 @@
 #   Multiboot 1: QEMU's own loader (-kernel), two CPU models and memory sizes.
 #   Multiboot 2: GRUB (multiboot2 + module2) under SeaBIOS and OVMF, with a VGA card so GRUB
 #   can set the framebuffer the kernel asks for.
-#   x86-64: QEMU's loader (its Multiboot 1 header), three machines; GRUB BIOS and UEFI.
+#   x86-64: QEMU's loader (its Multiboot 1 header), three machines; GRUB BIOS and UEFI. And
+#   its build whose boot tables map only 4 MiB, packed to stay inside (--max 4M), by QEMU.
 # usage: multiboot.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +22,8 @@ B=$1
 E=$B/examples
 REF=$B/i386/kernel-multiboot.img
 for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" \
-	"$E/multiboot2-x86_64/kernel.img" "$REF" "${REF%.img}-zstd.img" \
-	"${REF%.img}-lz4.img"; do
+	"$E/multiboot2-x86_64/kernel.img" "$E/multiboot2-x86_64/kernel-4m.img" "$REF" \
+	"${REF%.img}-zstd.img" "${REF%.img}-lz4.img"; do
 	[ -f "$f" ] || { echo "multiboot: $f is missing: run make check" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-multiboot.XXXXXX") || exit 1
@@ -131,6 +132,10 @@ for machine in $MB64_MACHINES; do
 	IFS='|'
 done
 IFS=' '
+boot mb64-4m-plain -a x86_64 -c max -m 128M -A "$KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-4m.elf"
+boot mb64-4m-packed -a x86_64 -c max -m 128M -A "$STUB_ARGS $KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-4m.img"
 for k in elf img; do
 	args=$KERNEL_ARGS
 	[ $k = img ] && args="$STUB_ARGS $KERNEL_ARGS"
@@ -143,9 +148,10 @@ for k in elf img; do
 	boot mb64-uefi-$k -D -U -t 120 -m 256M "$work/mb64-$k.iso"
 done
 wait
-# mb64_judge NAME PLAIN PACKED [QEMU_NAME_PREFIX]: judge, and the page walk of the packed run.
+# mb64_judge NAME PLAIN PACKED [QEMU_NAME_PREFIX [KERNEL_ELF]]: judge, and the page walk of
+# the packed run.
 mb64_judge() {
-	judge "$1" "$2" "$3" "$mb64/kernel.elf" "${4:-}" kernel_main ffffffff8
+	judge "$1" "$2" "$3" "${5:-$mb64/kernel.elf}" "${4:-}" kernel_main ffffffff8
 	if grep -aq '^mb64-example: page walk: .* + KERNEL_VMA: yes$' "$3"; then
 		ok "$1: virtual = physical + KERNEL_VMA at the new base (its page walk)"
 	else
@@ -164,6 +170,8 @@ done
 IFS=' '
 mb64_judge "x86-64 Multiboot 2, GRUB BIOS" "$work/mb64-bios-elf.log" "$work/mb64-bios-img.log"
 mb64_judge "x86-64 Multiboot 2, GRUB UEFI" "$work/mb64-uefi-elf.log" "$work/mb64-uefi-img.log"
+mb64_judge "x86-64, boot tables of 4 MiB, QEMU" "$work/mb64-4m-plain.log" \
+	"$work/mb64-4m-packed.log" "\\S*" "$mb64/kernel-4m.elf"
 if [ "$(sort -u "$work"/bases.x86-64_Multiboot_1 2>/dev/null | wc -l)" -ge 2 ]; then
 	ok "x86-64 Multiboot 1: $(sort -u "$work/bases.x86-64_Multiboot_1" | wc -l) distinct bases in 3 boots"
 else

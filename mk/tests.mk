@@ -19,7 +19,7 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 
 # kslide-pack's packing policy, with the ELF reader it asks where code lies.
 $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, policy.o \
-	base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
+	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
 # The packer's instruction check is pure, so host tests link it too.

@@ -24,9 +24,11 @@
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
 #include "tools/pack/kernel_note.h"
+#include "tools/pack/link_warning.h"
 #include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -35,7 +37,6 @@
 extern const uint8_t stub_i386_start[], stub_i386_end[];
 extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
-#define LINK_ADVICE_ALIGN 0x200000ull /* a link address advised is rounded up to 2 MiB pages */
 
 static const char *progname = "kslide-pack";
 
@@ -154,32 +155,6 @@ static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 }
 
 /*
- * A link address the packed image itself covers: nokaslr and the fallback need that place.
- * The way out depends on the kernel: any image may shrink below it by compression or do
- * without nokaslr; only a kernel of the user's own can be linked higher (a bzImage cannot).
- */
-static void warn_link_inside_image(const char *in, const struct kernel_elf *k,
-				   const struct packed_image *img, uint32_t codec, bool is_linux)
-{
-	uint64_t image_end = img->load_address + img->size;
-	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= img->load_address)
-		return;
-	fprintf(stderr,
-		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
-		"[0x%llx, 0x%llx): nokaslr, and the fallback when no slot is free, cannot boot it "
-		"(the stub refuses them); boot it without nokaslr%s",
-		progname, in, (unsigned long long)k->link_phys,
-		(unsigned long long)img->load_address, (unsigned long long)image_end,
-		codec == KSLIDE_CODEC_NONE ? ", or pack it compressed (--compress zstd) so that "
-					     "the image may end below that address" : "");
-	if (!is_linux)
-		fprintf(stderr, ", or link it at 0x%llx or above",
-			(unsigned long long)((image_end + LINK_ADVICE_ALIGN - 1) &
-					     ~(LINK_ADVICE_ALIGN - 1)));
-	fprintf(stderr, "\n");
-}
-
-/*
  * Read IN into k: an ELF, with its kslide note and Multiboot headers, or a Linux bzImage (li,
  * *is_linux), whose handoff data is its setup header. 0, or 1 after a message.
  */
@@ -255,8 +230,8 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	if (opt->handoff == KSLIDE_HANDOFF_MULTIBOOT &&
 	    pack_prepare_multiboot(in, &i->k, &i->mb, opt, ch, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
-	if (pack_check_segment_offsets(&i->k, err, sizeof(err)) ||
-	    pack_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
+	if (single_slide_check_offsets(&i->k, err, sizeof(err)) ||
+	    single_slide_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
@@ -269,7 +244,7 @@ static void report(const char *in, const char *out, const struct input *i,
 		   const struct packed_image *img, const struct pack_options *opt,
 		   const struct pack_choices *ch, const char *handoff_why)
 {
-	warn_link_inside_image(in, &i->k, img, opt->codec, i->is_linux);
+	link_warning(progname, in, &i->k, img, opt->codec, i->is_linux);
 	if (opt->debug_placement)
 		fprintf(stderr, "%s: warning: %s: packed with --debug-placement: kslide.phys= on "
 				"the command line chooses the base; for reproducing a boot, not for "

@@ -14,6 +14,7 @@
 
 #include "include/kslide/image.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 #define ERR_CAP 512
 #define MIB	0x100000ull
@@ -269,13 +270,13 @@ static void test_segments_of_different_offsets_need_a_single_slide(void **state)
 	struct fixture f;
 	kernel(&f, KSLIDE_ARCH_X86_64, 2 * MIB, 2 * MIB, 4 * MIB);
 	snprintf(f.k.offsets_differ, sizeof(f.k.offsets_differ), "segments 0 and 1 differ");
-	assert_int_not_equal(pack_check_segment_offsets(&f.k, f.err, ERR_CAP), 0);
+	assert_int_not_equal(single_slide_check_offsets(&f.k, f.err, ERR_CAP), 0);
 	assert_non_null(strstr(f.err, "segments 0 and 1 differ; they may differ only when"));
 	assert_non_null(strstr(f.err, "loaded low with AT()"));
 	f.mb.mb2 = true;
 	assert_int_equal(
 		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
-	assert_int_equal(pack_check_segment_offsets(&f.k, f.err, ERR_CAP), 0);
+	assert_int_equal(single_slide_check_offsets(&f.k, f.err, ERR_CAP), 0);
 }
 
 static void test_options_are_refused_as_options_or_as_the_kernels(void **state)

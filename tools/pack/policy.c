@@ -10,6 +10,7 @@
 #include "tools/pack/base_window.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 /*
  * x86-64 virtual windows, [min, end). A -mcmodel=kernel kernel (ET_EXEC) lives in the top
@@ -121,37 +122,6 @@ bad_for_kernel(char *err, size_t err_cap, const char *fmt, ...)
 	return PACK_BAD_FOR_KERNEL;
 }
 
-/*
- * A single slide moves the higher half with the physical base: at the window's highest base
- * every segment must still end inside the address space (a kernel at KERNEL_VMA + physical
- * reaches the top at 2 GiB). Its fields' int32 and int64 ranges do not see this: their values
- * cross from negative to positive. 0, or -1 with the --max that keeps it.
- */
-static int single_slide_check(const struct kernel_elf *k, const struct pack_options *opt,
-			      char *err, size_t err_cap)
-{
-	uint64_t size = opt->memory_size > k->mem_size ? opt->memory_size : k->mem_size;
-	if (!k->single_slide || k->arch != KSLIDE_ARCH_X86_64 || opt->max < size)
-		return 0;
-	uint64_t last_base = (opt->max - size) & ~(opt->align - 1);
-	if (last_base <= k->link_phys)
-		return 0;
-	uint64_t slide = last_base - k->link_phys;
-	for (size_t i = 0; i < k->segment_count; i++) {
-		const struct kernel_segment *s = &k->segments[i];
-		uint64_t room = 0 - (s->vaddr + s->mem_size); /* bytes above its end, mod 2^64 */
-		if (s->vaddr + s->mem_size == 0 || s->vaddr + s->mem_size < s->vaddr || slide <= room)
-			continue;
-		return bad_for_kernel(err, err_cap,
-				      "its segment at virtual 0x%llx would end past the top of the "
-				      "address space at the highest base, 0x%llx: one slide moves it "
-				      "with the physical base; lower --max to 0x%llx",
-				      (unsigned long long)s->vaddr, (unsigned long long)last_base,
-				      (unsigned long long)(k->link_phys + room + size));
-	}
-	return 0;
-}
-
 enum pack_verdict pack_check_options(const struct pack_options *opt, const struct kernel_elf *k,
 				     const struct linux_image *li, const struct kernel_note *note,
 				     char *err, size_t err_cap)
@@ -193,7 +163,8 @@ enum pack_verdict pack_check_options(const struct pack_options *opt, const struc
 					      "kernel (%llu bytes) does not fit in --virt-range",
 					      (unsigned long long)k->mem_size);
 	}
-	if (base_window_check(k, opt, err, err_cap) || single_slide_check(k, opt, err, err_cap))
+	if (base_window_check(k, opt, err, err_cap) ||
+	    single_slide_check_window(k, opt, err, err_cap))
 		return PACK_BAD_FOR_KERNEL;
 	return PACK_OPTIONS_OK;
 }
@@ -363,52 +334,6 @@ static int take_entry(struct kernel_elf *k, const struct multiboot_requests *mb,
 	return 0;
 }
 
-/*
- * The Multiboot handoff moves the kernel by one delta, physical and virtual alike: its entry
- * is 32-bit protected-mode code that runs where it was loaded and builds its own page tables,
- * so only a move that keeps virtual = physical + its link-time offset can work. An x86-64
- * kernel of this shape maps a physical window at its higher half (the tutorials' and
- * Dreamos64's boot tables: the first 1 GiB in 2 MiB pages, one page directory), and it must
- * lie inside it: that is the default --max (SINGLE_SLIDE_MAX_X86_64). A kernel that maps less
- * needs --max (or its kslide note's limit); its 32-bit sign-extended fields allow no more
- * than 2 GiB, which base_window_check proves.
- */
-static void single_slide(struct kernel_elf *k, struct pack_options *opt,
-			 const struct pack_choices *ch)
-{
-	k->single_slide = true;
-	k->fixups_follow_virt = false;
-	if (k->arch == KSLIDE_ARCH_X86_64 && !ch->given.max && opt->max > SINGLE_SLIDE_MAX_X86_64)
-		opt->max = SINGLE_SLIDE_MAX_X86_64;
-}
-
-int pack_check_entry(const char *in, const struct kernel_elf *k, const struct pack_log *log,
-		     char *err, size_t err_cap)
-{
-	if (!k->entry_not_code[0])
-		return 0;
-	if (!k->single_slide)
-		return pack_fail(err, err_cap, "%s: the ELF header's e_entry must point at code",
-				 k->entry_not_code);
-	warn(log,
-	     "%s: %s, only of one without PF_X; a Multiboot entry runs with paging off, where "
-	     "that mark means nothing: packed, as its loader would load it",
-	     in, k->entry_not_code);
-	return 0;
-}
-
-int pack_check_segment_offsets(const struct kernel_elf *k, char *err, size_t err_cap)
-{
-	if (!k->offsets_differ[0] || k->single_slide)
-		return 0;
-	return pack_fail(err, err_cap,
-			 "%s; they may differ only when the kernel moves by one delta (--handoff "
-			 "multiboot, for a kernel with a Multiboot entry). Otherwise link the "
-			 "segments with one offset: in the linker script, give the low sections "
-			 "the higher-half address too, loaded low with AT()",
-			 k->offsets_differ);
-}
-
 int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 			   const struct multiboot_requests *mb, struct pack_options *opt,
 			   const struct pack_choices *ch, const struct pack_log *log, char *err,
@@ -421,16 +346,8 @@ int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 				 "--handoff multiboot enters an x86-64 kernel at a 32-bit Multiboot "
 				 "entry, which this kernel has no header for; an entry in long mode "
 				 "takes --handoff kslide");
-	single_slide(k, opt, ch);
-	if (k->max_segment_align > opt->align) {
-		if (ch->given.align)
-			return pack_fail(err, err_cap,
-					 "--align 0x%llx is below its segments' alignment (p_align "
-					 "0x%llx), which a move must keep",
-					 (unsigned long long)opt->align,
-					 (unsigned long long)k->max_segment_align);
-		opt->align = k->max_segment_align;
-	}
+	if (single_slide_choose(k, opt, ch, err, err_cap))
+		return -1;
 	if (mb->entry_given && take_entry(k, mb, err, err_cap))
 		return -1;
 	if (mb->bounded) {

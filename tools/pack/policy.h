@@ -27,9 +27,6 @@
 #define DEFAULT_MAX_I386   0x38000000ull
 #define DEFAULT_MAX_X86_64 0x400000000000ull
 #define MIN_ALIGN	   0x1000ull
-/* An x86-64 Multiboot kernel's physical window: what its boot page tables usually map at its
- * higher half, the first 1 GiB (policy.c, single_slide). */
-#define SINGLE_SLIDE_MAX_X86_64 0x40000000ull
 
 /* What the command line chose besides the options' values. */
 struct pack_choices {
@@ -87,15 +84,6 @@ int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 			   const struct multiboot_requests *mb, struct pack_options *opt,
 			   const struct pack_choices *ch, const struct pack_log *log, char *err,
 			   size_t err_cap);
-
-/* An e_entry in a segment without PF_X: refused, or for a Multiboot entry (paging off, as its
- * loader runs it) warned of. 0, or -1 with a message about the kernel. */
-int pack_check_entry(const char *in, const struct kernel_elf *k, const struct pack_log *log,
-		     char *err, size_t err_cap);
-
-/* Segments with different virtual-to-physical offsets need a single slide (the Multiboot
- * handoff): 0, or -1 with a message naming the segments and the way forward. */
-int pack_check_segment_offsets(const struct kernel_elf *k, char *err, size_t err_cap);
 
 /* What pack_check_options found wrong: an option by itself, or the kernel with the options. */
 enum pack_verdict { PACK_OPTIONS_OK = 0, PACK_BAD_OPTION = -1, PACK_BAD_FOR_KERNEL = -2 };

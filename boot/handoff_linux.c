@@ -19,6 +19,7 @@
  */
 #include "boot/handoff.h"
 #include "include/protocol/linux_boot.h"
+#include "include/protocol/multiboot1.h"
 #include "lib/cmdline.h"
 #include "lib/errors.h"
 #include "lib/string.h"
@@ -91,17 +92,36 @@ static int fill_e820(struct handoff_context *ctx, uint8_t *zp, uint64_t acpi_pag
 	return KS_OK;
 }
 
-/* Linux's command line is the loader's, without the stub's words, in place (below 4 GiB). */
+/*
+ * The bytes of a Multiboot 1 command line before its arguments: QEMU's -kernel and GRUB's
+ * `multiboot` put the kernel's path first ("/boot/kernel.img quiet"), which GRUB's `linux`
+ * never gives Linux.
+ */
+static size_t image_path_length(const char *s)
+{
+	size_t n = 0;
+	while (s[n] && s[n] != ' ')
+		n++;
+	while (s[n] == ' ')
+		n++;
+	return n;
+}
+
+/* Linux's command line is the loader's, without the stub's words (and a Multiboot 1
+ * loader's image path), in place (below 4 GiB). */
 static int set_cmdline(struct handoff_context *ctx, uint8_t *zp, uint64_t empty_string)
 {
 	struct boot_env *env = ctx->env;
 	uint64_t at = empty_string;
 	if (env->cmdline) {
 		size_t len = cmdline_remove_stub_words((char *)(uintptr_t)env->cmdline);
+		size_t path = env->loader_magic == MB1_BOOTLOADER_MAGIC
+				      ? image_path_length(env->cmdline) : 0;
+		len -= path;
 		uint32_t max = get32(zp + HDR_CMDLINE_SIZE);
 		if (max && len > max)
 			return refuse(ctx, "the command line is longer than the kernel's cmdline_size");
-		at = env->cmdline_phys;
+		at = env->cmdline_phys + path;
 	}
 	put32(zp + HDR_CMD_LINE_PTR, (uint32_t)at);
 	put32(zp + ZP_EXT_CMD_LINE_PTR, (uint32_t)(at >> 32));

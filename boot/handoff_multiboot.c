@@ -2,15 +2,18 @@
  * The Multiboot pass-through: the kernel is entered as its own Multiboot loader would have
  * entered it had it loaded the kernel at the random base, with the loader's magic in EAX and
  * the loader's information in EBX; only what the move made false changes, and kslide's own
- * boot info rides along where the specifications leave room (include/kslide/multiboot.h has
- * the whole contract). The i386 stub's state is the one both specifications promise: 32-bit
- * protected mode, paging off, flat segments, A20 on, interrupts off.
+ * boot info rides along where the specifications leave room: in registers, and in a Multiboot
+ * 2 tag of its own only when the image asks (kslide-pack --kslide-tag), since a kernel may
+ * trip on a tag it does not know (include/kslide/multiboot.h has the whole contract). The
+ * i386 stub's state is the one both specifications promise: 32-bit protected mode, paging
+ * off, flat segments, A20 on, interrupts off. An x86-64 Multiboot kernel is run by this stub
+ * too: its entry is 32-bit code, and it moves by one delta (kslide-pack's single slide).
  *
  * Multiboot 1 information is changed in place. Multiboot 2 information is copied into lent
- * memory, since the copy grows by kslide's tag:
+ * memory, since the copy may grow by kslide's tag:
  *
  *   loader's:  | total | rsvd | tag | tag (ELF sections) | tag (load base) | ... | end |
- *   copy:      | total | rsvd | tag |                    | tag (new base)  | ... | kslide | end |
+ *   copy:      | total | rsvd | tag |                    | tag (new base)  | ... | [kslide] | end |
  */
 #include "boot/handoff.h"
 #include "boot/multiboot1.h"
@@ -64,10 +67,12 @@ static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
 	}
 	uint8_t *dst = (uint8_t *)(uintptr_t)copy;
 	uint32_t at = copy_mb2_tags(dst, info, ctx->bootinfo->phys_base);
-	store_le32(dst + at, KSLIDE_MULTIBOOT2_TAG_BOOTINFO);
-	store_le32(dst + at + 4, bootinfo_tag);
-	memcpy(dst + at + MB2_TAG_HEADER, ctx->bootinfo, sizeof(*ctx->bootinfo));
-	at += padded(bootinfo_tag);
+	if (ctx->image->flags & KSLIDE_IMAGE_KSLIDE_TAG) {
+		store_le32(dst + at, KSLIDE_MULTIBOOT2_TAG_BOOTINFO);
+		store_le32(dst + at + 4, bootinfo_tag);
+		memcpy(dst + at + MB2_TAG_HEADER, ctx->bootinfo, sizeof(*ctx->bootinfo));
+		at += padded(bootinfo_tag);
+	}
 	store_le32(dst + at, MB2_INFO_TAG_END);
 	store_le32(dst + at + 4, MB2_TAG_HEADER);
 	at += MB2_TAG_HEADER;

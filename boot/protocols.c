@@ -18,7 +18,8 @@ static const struct kernel_handoff *const handoffs[] = {
 	&handoff_kslide,
 	&handoff_linux,
 #ifndef __x86_64__
-	/* The Multiboot machine state is 32-bit protected mode: only the i386 stub has it. */
+	/* The Multiboot machine state is 32-bit protected mode: only the i386 stub has it. It
+	 * runs x86-64 Multiboot kernels too, moved by a single slide (kslide-pack). */
 	&handoff_multiboot,
 #endif
 };

@@ -6,7 +6,8 @@ COMPRESSED_IMAGES := $(foreach c,zstd lz4,$(BUILD)/i386/kernel-$(c).img \
 	$(BUILD)/i386/kernel-multiboot-$(c).img)
 
 $(BUILD)/%-zstd.img $(BUILD)/%-lz4.img: COMPRESS_ARGS = $(if $(findstring -4k-,$@),--align 4K) \
-	$(if $(findstring -high-,$@),--min 4G) $(if $(findstring -multiboot-,$@),--handoff multiboot)
+	$(if $(findstring -high-,$@),--min 4G) \
+	$(if $(findstring -multiboot-,$@),--handoff multiboot --kslide-tag)
 $(BUILD)/i386/kernel-zstd.img $(BUILD)/i386/kernel-4k-zstd.img \
 	$(BUILD)/i386/kernel-multiboot-zstd.img: $(BUILD)/i386/kernel.elf
 $(X86_64)/kernel-zstd.img $(X86_64)/kernel-high-zstd.img $(X86_64)/kernel-4k-zstd.img: \

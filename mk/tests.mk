@@ -19,7 +19,7 @@ $(BUILD)/host/tests/test_%: $(BUILD)/host/tests/unit/test_%.o $(UNIT_SUPPORT_OBJ
 
 # kslide-pack's packing policy, with the ELF reader it asks where code lies.
 $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, policy.o \
-	base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
+	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
 # The packer's instruction check is pure, so host tests link it too.
@@ -154,9 +154,9 @@ $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img:
 $(X86_64)/kernel-high.img: $(X86_64)/kernel.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --min 4G -o $@ $<
 # The i386 reference kernel through the Multiboot pass-through: it finds kslide's boot info in
-# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c).
+# ECX or in kslide's Multiboot 2 tag (kernel/boot_entry.c), which it asks for.
 $(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide-pack
-	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot -o $@ $<
+	$(Q)$(BUILD)/bin/kslide-pack --handoff multiboot --kslide-tag -o $@ $<
 # Packed for reproducing a placement: kslide.phys= (kslide.virt=) on the command line chooses
 # the base (boot/placement.h); the boot cases check it is honoured here and ignored elsewhere.
 $(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img: \
@@ -181,12 +181,14 @@ ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
 #### the example kernels (docs/kernel-authors.md), each by its own Makefile ####
 # minimal-i386 speaks kslide's boot info; multiboot1 and multiboot2 are tutorial kernels that
 # know nothing of kslide (tests/boot/multiboot.sh).
-EXAMPLES := minimal-i386 multiboot1 multiboot2
+EXAMPLES := minimal-i386 multiboot1 multiboot2 multiboot2-x86_64
 EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img \
-	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img
+	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img \
+	$(BUILD)/examples/multiboot2-x86_64/kernel.img
 $(BUILD)/examples/minimal-i386/example.img: EXAMPLE := minimal-i386
 $(BUILD)/examples/multiboot1/kernel.img: EXAMPLE := multiboot1
 $(BUILD)/examples/multiboot2/kernel.img: EXAMPLE := multiboot2
+$(BUILD)/examples/multiboot2-x86_64/kernel.img: EXAMPLE := multiboot2-x86_64
 $(EXAMPLE_IMAGES): $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
 		$(foreach e,$(EXAMPLES) common,$(wildcard examples/$(e)/*.[chS] examples/$(e)/*.ld \
 		examples/$(e)/Makefile))

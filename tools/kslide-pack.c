@@ -24,9 +24,11 @@
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
 #include "tools/pack/kernel_note.h"
+#include "tools/pack/link_warning.h"
 #include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 #ifndef KSLIDE_VERSION
 #define KSLIDE_VERSION "0.1"
@@ -35,7 +37,6 @@
 extern const uint8_t stub_i386_start[], stub_i386_end[];
 extern const uint8_t stub_x86_64_start[], stub_x86_64_end[];
 
-#define LINK_ADVICE_ALIGN 0x200000ull /* a link address advised is rounded up to 2 MiB pages */
 
 static const char *progname = "kslide-pack";
 
@@ -78,6 +79,11 @@ static void usage(FILE *to)
 	for (size_t i = 0; pack_handoff_at(i); i++)
 		fprintf(to, "                            %-10s %s\n", pack_handoff_at(i),
 			pack_handoff_what(i));
+	fprintf(to,
+		"      --kslide-tag        multiboot: add kslide's boot info to the Multiboot 2\n"
+		"                          information as a tag of its own (by default the kernel\n"
+		"                          gets the loader's tags only; ECX, with EDX =\n"
+		"                          KSLIDE_BOOT_MAGIC, points to it either way)\n");
 	fprintf(to, "      --format NAME       the container a boot loader reads (default %s):\n",
 		container_default()->name);
 	for (size_t i = 0; container_at(i); i++)
@@ -149,32 +155,6 @@ static int parse_range(const char *s, uint64_t *min, uint64_t *last)
 }
 
 /*
- * A link address the packed image itself covers: nokaslr and the fallback need that place.
- * The way out depends on the kernel: any image may shrink below it by compression or do
- * without nokaslr; only a kernel of the user's own can be linked higher (a bzImage cannot).
- */
-static void warn_link_inside_image(const char *in, const struct kernel_elf *k,
-				   const struct packed_image *img, uint32_t codec, bool is_linux)
-{
-	uint64_t image_end = img->load_address + img->size;
-	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= img->load_address)
-		return;
-	fprintf(stderr,
-		"%s: warning: %s: linked at 0x%llx, inside the packed image's own load range "
-		"[0x%llx, 0x%llx): nokaslr, and the fallback when no slot is free, cannot boot it "
-		"(the stub refuses them); boot it without nokaslr%s",
-		progname, in, (unsigned long long)k->link_phys,
-		(unsigned long long)img->load_address, (unsigned long long)image_end,
-		codec == KSLIDE_CODEC_NONE ? ", or pack it compressed (--compress zstd) so that "
-					     "the image may end below that address" : "");
-	if (!is_linux)
-		fprintf(stderr, ", or link it at 0x%llx or above",
-			(unsigned long long)((image_end + LINK_ADVICE_ALIGN - 1) &
-					     ~(LINK_ADVICE_ALIGN - 1)));
-	fprintf(stderr, "\n");
-}
-
-/*
  * Read IN into k: an ELF, with its kslide note and Multiboot headers, or a Linux bzImage (li,
  * *is_linux), whose handoff data is its setup header. 0, or 1 after a message.
  */
@@ -238,7 +218,9 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	char err[512];
 	*handoff_why = pack_choose_handoff(opt, ch, &i->note, &i->mb, i->is_linux, &to_stderr);
 	pack_apply_defaults(opt, &i->k, li, &i->note, ch);
-	if (pack_check_linux_handoff(opt, i->is_linux, err, sizeof(err)))
+	if (pack_check_linux_handoff(opt, i->is_linux, err, sizeof(err)) ||
+	    pack_check_kslide_handoff(in, opt, &i->k, &i->note, &i->mb, &to_stderr, err,
+				      sizeof(err)))
 		return error(in, "%s", err);
 	if (li) {
 		opt->handoff_data = li->header.bytes;
@@ -247,6 +229,9 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	}
 	if (opt->handoff == KSLIDE_HANDOFF_MULTIBOOT &&
 	    pack_prepare_multiboot(in, &i->k, &i->mb, opt, ch, &to_stderr, err, sizeof(err)))
+		return error(in, "%s", err);
+	if (single_slide_check_offsets(&i->k, err, sizeof(err)) ||
+	    single_slide_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
@@ -259,7 +244,7 @@ static void report(const char *in, const char *out, const struct input *i,
 		   const struct packed_image *img, const struct pack_options *opt,
 		   const struct pack_choices *ch, const char *handoff_why)
 {
-	warn_link_inside_image(in, &i->k, img, opt->codec, i->is_linux);
+	link_warning(progname, in, &i->k, img, opt->codec, i->is_linux);
 	if (opt->debug_placement)
 		fprintf(stderr, "%s: warning: %s: packed with --debug-placement: kslide.phys= on "
 				"the command line chooses the base; for reproducing a boot, not for "
@@ -288,13 +273,20 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux))
 		return 1;
 	const char *handoff_why;
+	if (ch->verbose) /* what it found, before anything is refused */
+		describe_kernel(&i.k, stderr);
 	int rc = decide(in, &i, opt, ch, &handoff_why);
 	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(i.k.file_size)
 						  : (uint32_t)ch->codec;
 	if (!rc)
 		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
-	const uint8_t *stub = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;
-	const uint8_t *stub_end = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_end : stub_x86_64_end;
+	if (!rc && opt->kslide_tag && opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
+		fprintf(stderr, "%s: warning: %s: --kslide-tag ignored: only --handoff multiboot "
+				"passes Multiboot 2 information on\n",
+			progname, in);
+	bool i386_stub = kernel_elf_stub_arch(&i.k) == KSLIDE_ARCH_I386;
+	const uint8_t *stub = i386_stub ? stub_i386_start : stub_x86_64_start;
+	const uint8_t *stub_end = i386_stub ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };
 	char err[512];
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &i.k, opt, &img, err, sizeof(err)))
@@ -309,7 +301,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 }
 
 enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
-       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT };
+       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT, OPT_KSLIDE_TAG };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, 0, 'o' },
@@ -324,6 +316,7 @@ static const struct option longopts[] = {
 	{ "compress", required_argument, 0, OPT_COMPRESS },
 	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "debug-placement", no_argument, 0, OPT_DEBUG_PLACEMENT },
+	{ "kslide-tag", no_argument, 0, OPT_KSLIDE_TAG },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
@@ -413,6 +406,7 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 			break;
 		case OPT_NOKASLR: opt->nokaslr_default = 1; break;
 		case OPT_DEBUG_PLACEMENT: opt->debug_placement = 1; break;
+		case OPT_KSLIDE_TAG: opt->kslide_tag = 1; break;
 		case OPT_STATS: ch->stats = 1; break;
 		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;

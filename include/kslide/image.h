@@ -65,6 +65,9 @@
 /* kslide.phys= (kslide.virt=) on the command line chooses the base: for reproducing a
  * placement, never for an image in use (kslide-pack --debug-placement) */
 #define KSLIDE_IMAGE_DEBUG_PLACEMENT (1u << 1)
+/* The Multiboot handoff adds kslide's tag to the Multiboot 2 information (kslide-pack
+ * --kslide-tag); without it the kernel gets the loader's tags only (include/kslide/multiboot.h) */
+#define KSLIDE_IMAGE_KSLIDE_TAG (1u << 2)
 
 
 struct kslide_image_header {

@@ -11,14 +11,16 @@
  *     packed image, are cleared;
  *   - Multiboot 2: EBX points to a copy of the loader's information in memory the stub set
  *     aside, without ELF-sections tags, with the load base tag (if any) giving the kernel's
- *     new physical base, and with the tag below added.
+ *     new physical base, and with the tag below added if the image was packed with
+ *     kslide-pack --kslide-tag.
  *
  * A kernel that wants to know what kslide did finds struct kslide_bootinfo
- * (include/kslide/bootinfo.h) two ways, both of which a kernel unaware of kslide ignores:
+ * (include/kslide/bootinfo.h) two ways, both of which a kernel unaware of kslide can ignore
+ * (the tag only if it skips tags it does not know, so it is asked for):
  *
  *   - in registers the Multiboot specifications leave undefined: EDX = KSLIDE_BOOT_MAGIC and
  *     ECX = the physical address of struct kslide_bootinfo (Multiboot 1 and 2);
- *   - Multiboot 2 only: a tag of type KSLIDE_MULTIBOOT2_TAG_BOOTINFO (far above the types the
+ *   - Multiboot 2 only, packed with --kslide-tag: a tag of type KSLIDE_MULTIBOOT2_TAG_BOOTINFO (far above the types the
  *     specification and GRUB use) whose payload, 8 bytes after the tag's start, is the struct.
  */
 #ifndef KSLIDE_MULTIBOOT_H

@@ -30,6 +30,7 @@
 #define HDR_JUMP	       0x200 /* u8 0xEB, s8: the header ends at 0x202 plus this */
 #define HDR_HEADER	       0x202 /* u32 "HdrS" */
 #define HDR_VERSION	       0x206 /* u16 boot protocol version */
+#define HDR_KERNEL_VERSION     0x20e /* u16: its version string lies at 0x200 + this, or 0 */
 #define HDR_TYPE_OF_LOADER     0x210 /* u8 */
 #define HDR_LOADFLAGS	       0x211 /* u8 */
 #define HDR_RAMDISK_IMAGE      0x218 /* u32 */

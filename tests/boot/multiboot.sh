@@ -1,24 +1,29 @@
 #!/bin/sh
 # The Multiboot pass-through, judged by the loaders themselves: the tutorial-style kernels of
-# examples/multiboot1 and examples/multiboot2, which know nothing of kslide, boot once as they
+# examples/multiboot1, examples/multiboot2 and examples/multiboot2-x86_64 (an ELF64 with a low
+# 32-bit entry and a higher half of its own), which know nothing of kslide, boot once as they
 # are (the loader loads kernel.elf) and once packed (kernel.img, the same objects relinked with
 # --emit-relocs), under the same loader and machine. Both runs must report the same loader,
 # memory map and framebuffer (the unpacked run is the oracle), intact modules, the command
 # line without kslide's words; the packed kernel must run where the stub says it put it, at
-# bases that differ across boots. And the kslide-aware path: the i386 reference kernel packed
+# bases that differ across boots. The x86-64 kernel moves by one delta, physical and virtual:
+# its page walk must find virtual = physical + its KERNEL_VMA. And the kslide-aware path: the i386 reference kernel packed
 # with --handoff multiboot finds kslide's boot info (ECX under Multiboot 1, kslide's tag under
 # Multiboot 2) and passes its self-check, from the plain image and from its compressed copies.
 #   Multiboot 1: QEMU's own loader (-kernel), two CPU models and memory sizes.
 #   Multiboot 2: GRUB (multiboot2 + module2) under SeaBIOS and OVMF, with a VGA card so GRUB
 #   can set the framebuffer the kernel asks for.
+#   x86-64: QEMU's loader (its Multiboot 1 header), three machines; GRUB BIOS and UEFI. And
+#   its build whose boot tables map only 4 MiB, packed to stay inside (--max 4M), by QEMU.
 # usage: multiboot.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=$1
 E=$B/examples
 REF=$B/i386/kernel-multiboot.img
-for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" "$REF" "${REF%.img}-zstd.img" \
-	"${REF%.img}-lz4.img"; do
+for f in "$E/multiboot1/kernel.img" "$E/multiboot2/kernel.img" \
+	"$E/multiboot2-x86_64/kernel.img" "$E/multiboot2-x86_64/kernel-4m.img" "$REF" \
+	"${REF%.img}-zstd.img" "${REF%.img}-lz4.img"; do
 	[ -f "$f" ] || { echo "multiboot: $f is missing: run make check" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-multiboot.XXXXXX") || exit 1
@@ -44,14 +49,23 @@ boot() {
 # line, whose first word under QEMU is the file's own name.
 # The loader describes the unpacked kernel's ELF sections; the pass-through drops the tag (it
 # described the packed image), so only the example's own verdict on them counts.
-seen() { grep -a '^mb[12]-example: ' "$1" | grep -v -e ' here at ' -e ' cmdline ' -e ' ELF sections: '; }
-cmdline() { sed -n 's/^mb[12]-example: cmdline "\(.*\)"$/\1/p' "$1" | sed "s|^$2 ||"; }
+# Where the x86-64 kernel runs is a page walk's answer, its own line. It lists the Multiboot 2
+# tags it is given: the same, ELF sections (type 9) aside, so no tag of kslide's by default.
+seen() {
+	grep -a '^mb[0-9]*-example: ' "$1" |
+		grep -v -e ' here at ' -e ' cmdline ' -e ' ELF sections: ' -e ' page walk: ' \
+			-e ' tag type 9$'
+}
+cmdline() { sed -n 's/^mb[0-9]*-example: cmdline "\(.*\)"$/\1/p' "$1" | sed "s|^$2 ||"; }
 
-# judge NAME UNPACKED_LOG PACKED_LOG KERNEL_ELF [QEMU_NAME_PREFIX]
+# judge NAME UNPACKED_LOG PACKED_LOG KERNEL_ELF [QEMU_NAME_PREFIX [SYMBOL [HIGH_DIGITS]]]:
+# SYMBOL (here by default) is where "here at" says the kernel runs, linked physically at its
+# nm address less the leading hex digits HIGH_DIGITS (a higher half's; dash's arithmetic stops
+# at 2^63); every kernel's lowest link address is 2 MiB.
 judge() {
-	name=$1 plain=$2 packed=$3 elf=$4 prefix=${5:-}
+	name=$1 plain=$2 packed=$3 elf=$4 prefix=${5:-} symbol=${6:-here} high=${7:-}
 	for log in "$plain" "$packed"; do
-		if ! grep -aq '^mb[12]-example: done$' "$log"; then
+		if ! grep -aq '^mb[0-9]*-example: done$' "$log"; then
 			not_ok "$name: $(basename "$log" .log) did not finish"
 			sed 's/^/#  | /' "$log" | tail -n 20
 			return
@@ -72,7 +86,7 @@ judge() {
 		not_ok "$name: command line \"$got\", expected \"$KERNEL_ARGS\""
 	fi
 	phys=$(sed -n 's/^kslide: base=.* phys=\(0x[0-9a-f]*\).*/\1/p' "$packed")
-	here_link=0x$(nm "$elf" | sed -n 's/^\([0-9a-f]*\) T here$/\1/p')
+	here_link=0x$(nm "$elf" | sed -n "s/^$high\([0-9a-f]*\) T $symbol\$/\1/p")
 	ran=$(sed -n 's/.* here at \(0x[0-9a-f]*\);.*/\1/p' "$packed")
 	if [ -n "$phys" ] && [ $((phys + here_link - 0x200000)) -eq $((ran)) ]; then
 		ok "$name: runs where the stub put it (phys=$phys)"
@@ -100,6 +114,69 @@ for machine in "-c qemu32 -m 128M" "-c max -m 1G" "-c max -m 1G"; do
 	judge "Multiboot 1, QEMU, $machine" "$work/mb1-plain-$i.log" "$work/mb1-packed-$i.log" \
 		"$mb1/kernel.elf" "\\S*"
 done
+
+#### x86-64, higher half: QEMU's loader, then GRUB BIOS and UEFI ####
+mb64=$E/multiboot2-x86_64
+MB64_MACHINES="-c qemu64 -m 512M|-c max -m 1G|-c max -m 2G"
+i=0
+IFS='|'
+for machine in $MB64_MACHINES; do
+	IFS=' '
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	boot mb64-plain-$i -a x86_64 $machine -A "$KERNEL_ARGS" -I "$work/module.bin $MODULE_ARGS" \
+		"$mb64/kernel.elf"
+	# shellcheck disable=SC2086
+	boot mb64-packed-$i -a x86_64 $machine -A "$STUB_ARGS $KERNEL_ARGS" \
+		-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel.img"
+	IFS='|'
+done
+IFS=' '
+boot mb64-4m-plain -a x86_64 -c max -m 128M -A "$KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-4m.elf"
+boot mb64-4m-packed -a x86_64 -c max -m 128M -A "$STUB_ARGS $KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-4m.img"
+for k in elf img; do
+	args=$KERNEL_ARGS
+	[ $k = img ] && args="$STUB_ARGS $KERNEL_ARGS"
+	"$here/../../scripts/mkiso.sh" -A "$args" -o "$work/mb64-$k.iso" "$mb64/kernel.$k" \
+		"$work/module.bin" || exit 1
+done
+wait
+for k in elf img; do
+	boot mb64-bios-$k -D -a x86_64 -c max -t 60 -m 256M "$work/mb64-$k.iso"
+	boot mb64-uefi-$k -D -U -t 120 -m 256M "$work/mb64-$k.iso"
+done
+wait
+# mb64_judge NAME PLAIN PACKED [QEMU_NAME_PREFIX [KERNEL_ELF]]: judge, and the page walk of
+# the packed run.
+mb64_judge() {
+	judge "$1" "$2" "$3" "${5:-$mb64/kernel.elf}" "${4:-}" kernel_main ffffffff8
+	if grep -aq '^mb64-example: page walk: .* + KERNEL_VMA: yes$' "$3"; then
+		ok "$1: virtual = physical + KERNEL_VMA at the new base (its page walk)"
+	else
+		not_ok "$1: the packed kernel's page walk did not find virtual = physical + KERNEL_VMA"
+	fi
+}
+i=0
+IFS='|'
+for machine in $MB64_MACHINES; do
+	IFS=' '
+	i=$((i + 1))
+	mb64_judge "x86-64 Multiboot 1, QEMU, $machine" "$work/mb64-plain-$i.log" \
+		"$work/mb64-packed-$i.log" "\\S*"
+	IFS='|'
+done
+IFS=' '
+mb64_judge "x86-64 Multiboot 2, GRUB BIOS" "$work/mb64-bios-elf.log" "$work/mb64-bios-img.log"
+mb64_judge "x86-64 Multiboot 2, GRUB UEFI" "$work/mb64-uefi-elf.log" "$work/mb64-uefi-img.log"
+mb64_judge "x86-64, boot tables of 4 MiB, QEMU" "$work/mb64-4m-plain.log" \
+	"$work/mb64-4m-packed.log" "\\S*" "$mb64/kernel-4m.elf"
+if [ "$(sort -u "$work"/bases.x86-64_Multiboot_1 2>/dev/null | wc -l)" -ge 2 ]; then
+	ok "x86-64 Multiboot 1: $(sort -u "$work/bases.x86-64_Multiboot_1" | wc -l) distinct bases in 3 boots"
+else
+	not_ok "x86-64 Multiboot 1: the packed kernel landed at one base every time"
+fi
 
 #### Multiboot 2 under GRUB, BIOS and UEFI ####
 mb2=$E/multiboot2

@@ -117,8 +117,8 @@ def judge(bz, initrd, dump, append):
     raw = open(dump + "/cmdline.bin", "rb").read()
     cmdline = raw[:raw.index(b"\0")].decode() if b"\0" in raw else None
     words = [w for w in append.split() if w not in STUB_WORDS and not w.startswith("kslide.")]
-    # QEMU's Multiboot loader puts the image's path first.
-    if cmdline is None or cmdline.split()[1:] != words:
+    # QEMU's Multiboot loader puts the image's path first; Linux must not see it.
+    if cmdline is None or cmdline.split() != words:
         return f"Linux's command line is {cmdline!r}, not the given one without kslide's " \
                f"words: {' '.join(words)!r}"
     entries = zp[E820_ENTRIES]

@@ -412,7 +412,7 @@ expect_fail "a RELR section starting with a bitmap" \
 
 #### segments ####
 kernel norelocs "$ASM_GOOD" "$LDS_GOOD"
-expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs" \
+expect_fail "linked without --emit-relocs" "no relocations: link the kernel with --emit-relocs; without them kslide cannot move it" \
 	"$T/norelocs.elf"
 kernel farapart "$ASM_GOOD" '
 ENTRY(_start)
@@ -434,7 +434,7 @@ SECTIONS {
 	.data 0xC0200000 : AT(0x101000) { *(.data) }
 }' --emit-relocs
 expect_fail "segments with different virtual-to-physical offsets" \
-	"segments 0 and 1 have different virtual-to-physical offsets (virtual 0xc0100000 at physical 0x100000, virtual 0xc0200000 at physical 0x101000)" \
+	"segments 0 and 1 have different virtual-to-physical offsets (virtual 0xc0100000 at physical 0x100000, virtual 0xc0200000 at physical 0x101000); they may differ only when the kernel moves by one delta (--handoff multiboot, for a kernel with a Multiboot entry). Otherwise link the segments with one offset: in the linker script, give the low sections the higher-half address too, loaded low with AT()" \
 	"$T/offsets.elf"
 kernel unaligned "$ASM_GOOD" "$(echo "$LDS_GOOD" | sed 's/0x100000/0x100010/')" --emit-relocs
 expect_fail "unaligned lowest segment" "lowest segment is not page aligned (0x100010)" \
@@ -542,8 +542,16 @@ if [ -e "$BZ686" ] && [ -e "$BZ64" ]; then
 	expect_fail "bzImage: boot protocol 2.07" "boot protocol 2.07 is too old: kslide needs 2.08" \
 		"$T/oldproto.bz"
 	bz fixed && bzset fixed $((0x234)) 1 0
-	expect_fail "bzImage: not relocatable" "not a relocatable kernel (relocatable_kernel is 0)" \
+	expect_fail "bzImage: not relocatable" \
+		"not a relocatable kernel (relocatable_kernel is 0): build Linux with CONFIG_RELOCATABLE" \
 		"$T/fixed.bz"
+	# memtest86+ has the header too, and no Linux release in its version string.
+	cp "$T/fixed.bz" "$T/memtest.bz"
+	printf 'Memtest86+ v6.10\0' | dd of="$T/memtest.bz" bs=1 conv=notrunc status=none \
+		seek=$((0x200 + $(u16 "$T/memtest.bz" $((0x20e)))))
+	expect_fail "bzImage: not relocatable and not Linux" \
+		"not a relocatable kernel (relocatable_kernel is 0), and not Linux (its version string is \"Memtest86+ v6.10\"): kslide cannot move it" \
+		"$T/memtest.bz"
 	bz zimage && bzset zimage $((0x211)) 1 0
 	expect_fail "bzImage: loaded low" "a zImage (loaded low, LOADED_HIGH clear)" "$T/zimage.bz"
 	bz jump && bzset jump $((0x201)) 1 0x10
@@ -758,8 +766,9 @@ if "$PACK" -v --handoff multiboot -o "$out" "$KERNEL" 2>"$T/stderr" &&
 else
 	not_ok "--handoff multiboot without a header of the kernel's own" "refused, or a header gone"
 fi
-expect_fail "--handoff multiboot for an x86-64 kernel" \
-	"--handoff multiboot takes i386 (ELF32) kernels only" --handoff multiboot "$B/x86_64/kernel.elf"
+expect_fail "--handoff multiboot for an x86-64 kernel without a Multiboot entry" \
+	"--handoff multiboot enters an x86-64 kernel at a 32-bit Multiboot entry, which this kernel has no header for; an entry in long mode takes --handoff kslide" \
+	--handoff multiboot "$B/x86_64/kernel.elf"
 expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
 	--handoff linus "$G"
 expect_fail "--format of an unknown name" \
@@ -991,6 +1000,54 @@ kernel_cpp mbnote 'KSLIDE_KERNEL_NOTE_LIMITS KSLIDE_HANDOFF_MULTIBOOT, 0, 0, 0, 
 expect_warning "--handoff overriding the kernel's kslide note is named" \
 	"warning: the kernel's kslide note asks for --handoff multiboot; --handoff kslide overrides it" \
 	--handoff kslide "$T/mbnote.elf"
+
+#### Multiboot kernels as they are: the tutorial examples (make check builds them) ####
+MB1_EXAMPLE=$B/examples/multiboot1/kernel-relocs.elf
+MB64_EXAMPLE=$B/examples/multiboot2-x86_64/kernel-relocs.elf
+# The x86-64 example: a low 32-bit entry and a higher half, two offsets, one delta.
+if "$PACK" -v -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr" &&
+	grep -q '^image: single slide: the virtual base moves with the physical one; entered by the i386 stub' "$T/stderr" &&
+	grep -q '^image: [0-9]* bytes; base in \[0x1000000, 0x40000000) aligned to 0x200000$' "$T/stderr"; then
+	ok "x86-64 Multiboot kernel: one slide, by the i386 stub, in the 1 GiB it maps"
+else
+	not_ok "x86-64 Multiboot kernel" "not packed single-slide in [16 MiB, 1 GiB)"
+fi
+expect_fail "x86-64 Multiboot kernel with --handoff kslide" \
+	"--handoff kslide enters an x86-64 kernel in long mode, but this one has a Multiboot header and no kslide note: its entry is 32-bit code for a Multiboot loader. Leave --handoff out" \
+	--handoff kslide "$MB64_EXAMPLE"
+# -v says what it found before the refusal: the kernel, its fixups, its segments' offsets.
+"$PACK" -v --handoff kslide -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr"
+if [ $? -eq 1 ] && sed -n '1p' "$T/stderr" | grep -q '^kernel: link phys 0x200000 virt 0x200000,' &&
+	grep -q '^fixups: [0-9]* 32-bit, [1-9][0-9]* 32-bit signed, [1-9][0-9]* 64-bit' "$T/stderr" &&
+	grep -q '^segments: segments 0 and 1 have different virtual-to-physical offsets' "$T/stderr" &&
+	tail -n 1 "$T/stderr" | grep -q '^kslide-pack: .*--handoff kslide enters an x86-64 kernel'; then
+	ok "-v before a refusal: what kslide-pack found, then why it refuses"
+else
+	not_ok "-v before a refusal" "not the kernel's lines, then the refusal"
+fi
+# A Multiboot entry runs with paging off: a segment without PF_X (nasm's section without
+# "exec", as in Dreamos64) is said, not refused.
+kernel mbdataentry "$ASM_GOOD
+	.globl value
+	.section .multiboot, \"a\"
+	.p2align 3
+$(mb1 3)" "$LDS_SPLIT" --emit-relocs -e value
+expect_warning "a Multiboot entry in a segment without PF_X" \
+	"is not in the file bytes of an executable segment, only of one without PF_X; a Multiboot entry runs with paging off, where that mark means nothing: packed" \
+	"$T/mbdataentry.elf"
+expect_warning "i386 Multiboot kernel with --handoff kslide" \
+	"--handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's boot info, but it has a Multiboot header and no kslide note" \
+	--handoff kslide "$MB1_EXAMPLE"
+# Its higher half lies at KERNEL_VMA + physical: 2 GiB is as far as it can go.
+expect_fail "x86-64 Multiboot kernel with --max past 2 GiB" \
+	"its segment at virtual 0xffffffff80201000 would end past the top of the address space at the highest base, 0xbfe00000: one slide moves it with the physical base; lower --max to 0x" \
+	--max 3G "$MB64_EXAMPLE"
+expect_warning "--kslide-tag with a handoff that passes no Multiboot 2 information" \
+	"--kslide-tag ignored: only --handoff multiboot passes Multiboot 2 information on" \
+	--kslide-tag "$G"
+expect_warning "x86-64 Multiboot kernel: --virt-range means nothing" \
+	"--virt-range ignored: a single-slide (Multiboot) kernel's virtual base follows its physical one" \
+	--virt-range 0xffffffff80000000:0 "$MB64_EXAMPLE"
 
 #### the output ####
 mkdir "$T/outdir"

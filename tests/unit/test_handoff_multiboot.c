@@ -148,9 +148,9 @@ static uint32_t add_tag(uint8_t *info, uint32_t at, uint32_t type, const void *p
 	return (at + 8 + len + 7) & ~7u;
 }
 
-static void test_multiboot2_copy(void **state)
+/* The copy of a Multiboot 2 information; kslide's tag in it only when the image asks. */
+static void check_multiboot2_copy(bool kslide_tag)
 {
-	(void)state;
 	uint8_t *mem = low(), *info = mem, *copy = low();
 	uint8_t sections[20] = { 3, 0, 0, 0, 40, 0, 0, 0, 1 }; /* num, entsize, shndx + one byte */
 	uint8_t mmap_entries[8 + 24] = { 24 };
@@ -171,11 +171,13 @@ static void test_multiboot2_copy(void **state)
 	lent_memory = copy;
 	struct fixture *f = (struct fixture *)(void *)low();
 	setup(f, MB2_BOOTLOADER_MAGIC, info, (char *)info + cmdline_at);
+	if (kslide_tag)
+		f->image.flags |= KSLIDE_IMAGE_KSLIDE_TAG;
 	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
 	expect_registers(f, MB2_BOOTLOADER_MAGIC, addr32(copy));
 
 	/* The copy: no ELF sections, the command line stripped, the load base moved, the map as
-	 * the loader wrote it, kslide's tag last before the end tag. */
+	 * the loader wrote it, kslide's tag last before the end tag if asked for, else none. */
 	bool seen_cmdline = false, seen_base = false, seen_mmap = false, seen_kslide = false;
 	uint32_t total = load_le32(copy), pos = 8, type = TAG_END;
 	assert_true(total <= LOW_BYTES);
@@ -213,10 +215,23 @@ static void test_multiboot2_copy(void **state)
 		pos += (size + 7) & ~7u;
 	}
 	assert_int_equal(type, TAG_END);
-	assert_true(seen_cmdline && seen_base && seen_mmap && seen_kslide);
+	assert_true(seen_cmdline && seen_base && seen_mmap);
+	assert_int_equal(seen_kslide, kslide_tag);
 	munmap(mem, LOW_BYTES);
 	munmap(copy, LOW_BYTES);
 	munmap(f, LOW_BYTES);
+}
+
+static void test_multiboot2_copy_has_no_tag_of_kslides_by_default(void **state)
+{
+	(void)state;
+	check_multiboot2_copy(false);
+}
+
+static void test_multiboot2_copy_has_kslides_tag_when_the_image_asks(void **state)
+{
+	(void)state;
+	check_multiboot2_copy(true);
 }
 
 static void test_multiboot2_no_memory(void **state)
@@ -239,7 +254,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_multiboot1_in_place),
-		cmocka_unit_test(test_multiboot2_copy),
+		cmocka_unit_test(test_multiboot2_copy_has_no_tag_of_kslides_by_default),
+		cmocka_unit_test(test_multiboot2_copy_has_kslides_tag_when_the_image_asks),
 		cmocka_unit_test(test_multiboot2_no_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

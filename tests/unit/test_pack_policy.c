@@ -14,6 +14,7 @@
 
 #include "include/kslide/image.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 #define ERR_CAP 512
 #define MIB	0x100000ull
@@ -209,14 +210,73 @@ static void test_a_multiboot_entry_must_be_code_inside_the_kernel(void **state)
 	assert_non_null(strstr(f.err, "an entry point must be code"));
 }
 
-static void test_the_pass_through_takes_i386_kernels_only(void **state)
+/* The usual x86-64 Multiboot kernel: one delta for both bases, run by the i386 stub. */
+static void test_an_x86_64_multiboot_kernel_moves_by_a_single_slide(void **state)
+{
+	(void)state;
+	struct fixture f;
+	kernel(&f, KSLIDE_ARCH_X86_64, 2 * MIB, 2 * MIB, 4 * MIB);
+	f.k.fixups_follow_virt = true;
+	f.mb.mb2 = true;
+	pack_apply_defaults(&f.opt, &f.k, NULL, &f.note, &f.ch);
+	assert_int_equal(
+		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
+	assert_true(f.k.single_slide);
+	assert_false(f.k.fixups_follow_virt);
+	assert_int_equal(kernel_elf_stub_arch(&f.k), KSLIDE_ARCH_I386);
+	assert_int_equal(f.opt.max, SINGLE_SLIDE_MAX_X86_64); /* what such kernels map */
+	/* --max narrows it, and is never widened. */
+	kernel(&f, KSLIDE_ARCH_X86_64, 2 * MIB, 2 * MIB, 4 * MIB);
+	f.mb.mb1 = true;
+	f.ch.given.max = true;
+	f.opt.max = 64 * MIB;
+	assert_int_equal(
+		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
+	assert_int_equal(f.opt.max, 64 * MIB);
+}
+
+static void test_a_single_slide_keeps_the_segments_alignment(void **state)
+{
+	(void)state;
+	struct fixture f;
+	kernel(&f, KSLIDE_ARCH_X86_64, 2 * MIB, 2 * MIB, 4 * MIB);
+	f.mb.mb2 = true;
+	f.k.max_segment_align = 4 * MIB;
+	assert_int_equal(
+		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
+	assert_int_equal(f.opt.align, 4 * MIB);
+	f.opt.align = 2 * MIB;
+	f.ch.given.align = true;
+	assert_int_not_equal(
+		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
+	assert_string_equal(f.err, "--align 0x200000 is below its segments' alignment (p_align "
+				   "0x400000), which a move must keep");
+}
+
+static void test_an_x86_64_kernel_without_a_multiboot_entry_is_refused_the_pass_through(
+	void **state)
 {
 	(void)state;
 	struct fixture f;
 	kernel(&f, KSLIDE_ARCH_X86_64, 16 * MIB, 0xffffffff81000000ull, 4 * MIB);
 	assert_int_not_equal(
 		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
-	assert_non_null(strstr(f.err, "takes i386 (ELF32) kernels only"));
+	assert_non_null(strstr(f.err, "an entry in long mode takes --handoff kslide"));
+}
+
+static void test_segments_of_different_offsets_need_a_single_slide(void **state)
+{
+	(void)state;
+	struct fixture f;
+	kernel(&f, KSLIDE_ARCH_X86_64, 2 * MIB, 2 * MIB, 4 * MIB);
+	snprintf(f.k.offsets_differ, sizeof(f.k.offsets_differ), "segments 0 and 1 differ");
+	assert_int_not_equal(single_slide_check_offsets(&f.k, f.err, ERR_CAP), 0);
+	assert_non_null(strstr(f.err, "segments 0 and 1 differ; they may differ only when"));
+	assert_non_null(strstr(f.err, "loaded low with AT()"));
+	f.mb.mb2 = true;
+	assert_int_equal(
+		pack_prepare_multiboot("k", &f.k, &f.mb, &f.opt, &f.ch, &f.log, f.err, ERR_CAP), 0);
+	assert_int_equal(single_slide_check_offsets(&f.k, f.err, ERR_CAP), 0);
 }
 
 static void test_options_are_refused_as_options_or_as_the_kernels(void **state)
@@ -280,7 +340,11 @@ int main(void)
 		cmocka_unit_test(
 			test_a_relocatable_tag_narrows_the_window_and_names_what_it_overrides),
 		cmocka_unit_test(test_a_multiboot_entry_must_be_code_inside_the_kernel),
-		cmocka_unit_test(test_the_pass_through_takes_i386_kernels_only),
+		cmocka_unit_test(test_an_x86_64_multiboot_kernel_moves_by_a_single_slide),
+		cmocka_unit_test(test_a_single_slide_keeps_the_segments_alignment),
+		cmocka_unit_test(
+			test_an_x86_64_kernel_without_a_multiboot_entry_is_refused_the_pass_through),
+		cmocka_unit_test(test_segments_of_different_offsets_need_a_single_slide),
 		cmocka_unit_test(test_options_are_refused_as_options_or_as_the_kernels),
 		cmocka_unit_test(test_virtual_options_on_i386_are_warned_of),
 		cmocka_unit_test(test_handoff_names_come_from_the_one_list),

@@ -18,6 +18,7 @@
 #define V_KERNEL_INFO 0x020fu
 /* Before 2.06 the command line could hold 255 characters (boot.rst, cmdline_size). */
 #define LEGACY_CMDLINE_SIZE 255u
+#define VERSION_BASE 0x200u /* kernel_version counts from here (boot.rst) */
 
 static uint64_t get_le(const uint8_t *p, unsigned bytes)
 {
@@ -40,6 +41,30 @@ static uint64_t field(const uint8_t *file, const struct bzimage_header *h, unsig
 	if (h->version < since || offset + bytes > BZIMAGE_HEADER_OFFSET + h->size)
 		return 0;
 	return get_le(file + offset, bytes);
+}
+
+/*
+ * A bzImage that cannot be moved. Linux can be rebuilt relocatable; another kernel with this
+ * header (memtest86+) cannot, and its version string says which: Linux's starts with its
+ * release number ("6.1.0-..."), memtest86+'s with its name. Returns -1 with the message.
+ */
+static int not_relocatable(const uint8_t *file, size_t len, char *err, size_t err_cap)
+{
+	uint64_t offset = get_le(file + HDR_KERNEL_VERSION, 2), at = VERSION_BASE + offset;
+	char version[48] = "";
+	for (size_t i = 0; offset && at + i < len && i + 1 < sizeof(version) &&
+			   file[at + i] >= ' ' && file[at + i] < 0x7f;
+	     i++)
+		version[i] = (char)file[at + i];
+	if (version[0] >= '0' && version[0] <= '9')
+		return pack_fail(err, err_cap,
+				 "not a relocatable kernel (relocatable_kernel is 0): build "
+				 "Linux with CONFIG_RELOCATABLE");
+	return pack_fail(err, err_cap,
+			 "not a relocatable kernel (relocatable_kernel is 0), and not Linux (its "
+			 "version string is \"%s\"): kslide cannot move it; a kernel it can move "
+			 "carries its relocations (an ELF linked with --emit-relocs)",
+			 version);
 }
 
 int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, char *err,
@@ -88,9 +113,7 @@ int bzimage_parse(const uint8_t *file, size_t len, struct bzimage_header *h, cha
 		return pack_fail(err, err_cap,
 				 "a zImage (loaded low, LOADED_HIGH clear), not a bzImage");
 	if (!h->relocatable_kernel)
-		return pack_fail(err, err_cap,
-				 "not a relocatable kernel (relocatable_kernel is 0): build "
-				 "Linux with CONFIG_RELOCATABLE");
+		return not_relocatable(file, len, err, err_cap);
 	if (h->kernel_alignment == 0 || (h->kernel_alignment & (h->kernel_alignment - 1)))
 		return pack_fail(err, err_cap, "kernel_alignment 0x%x is not a power of two",
 				 h->kernel_alignment);

@@ -43,9 +43,7 @@ void describe_linux(const struct linux_image *li, FILE *to)
 		(unsigned long long)li->memory_size);
 }
 
-void describe_image(const struct kernel_elf *k, const struct packed_image *img,
-		    const struct pack_options *opt, const char *handoff_why,
-		    const struct multiboot_requests *mb, FILE *to)
+void describe_kernel(const struct kernel_elf *k, FILE *to)
 {
 	size_t kinds[RELOC_KIND_LAST + 1] = { 0 };
 	for (size_t i = 0; i < k->fixup_count; i++)
@@ -64,10 +62,21 @@ void describe_image(const struct kernel_elf *k, const struct packed_image *img,
 	fprintf(to,
 		"fixups: %zu 32-bit, %zu 32-bit signed, %zu 64-bit, %zu inverse 32-bit\n",
 		kinds[RELOC_ADD32], kinds[RELOC_ADD32S], kinds[RELOC_ADD64], kinds[RELOC_SUB32S]);
+	if (k->offsets_differ[0])
+		fprintf(to, "segments: %s\n", k->offsets_differ);
+}
+
+void describe_image(const struct kernel_elf *k, const struct packed_image *img,
+		    const struct pack_options *opt, const char *handoff_why,
+		    const struct multiboot_requests *mb, FILE *to)
+{
 	fprintf(to, "image: %zu bytes; base in [0x%llx, 0x%llx) aligned to 0x%llx\n", img->size,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
-	if (k->arch == KSLIDE_ARCH_X86_64)
+	if (k->single_slide)
+		fprintf(to, "image: single slide: the virtual base moves with the physical one; "
+				"entered by the i386 stub in 32-bit protected mode\n");
+	else if (k->arch == KSLIDE_ARCH_X86_64)
 		fprintf(to, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
 				"0x%llx\n",
 			(unsigned long long)opt->virt_min, (unsigned long long)opt->virt_last,

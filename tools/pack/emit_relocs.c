@@ -415,6 +415,9 @@ int emit_relocs_read(struct reader *r)
 	}
 	free(fixed);
 	if (rc == 0 && !any)
-		rc = reader_fail(r, "no relocations: link the kernel with --emit-relocs");
+		rc = reader_fail(r, "no relocations: link the kernel with --emit-relocs; without "
+				    "them kslide cannot move it (a kernel whose link you cannot "
+				    "change, as GNU Mach's or Xen's as shipped, cannot be "
+				    "randomized)");
 	return rc;
 }

@@ -144,8 +144,9 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->version = KSLIDE_IMAGE_VERSION;
 	h->header_size = sizeof(*h);
 	h->flags = (opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0) |
-		   (opt->debug_placement ? KSLIDE_IMAGE_DEBUG_PLACEMENT : 0);
-	h->arch = k->arch;
+		   (opt->debug_placement ? KSLIDE_IMAGE_DEBUG_PLACEMENT : 0) |
+		   (opt->kslide_tag ? KSLIDE_IMAGE_KSLIDE_TAG : 0);
+	h->arch = kernel_elf_stub_arch(k); /* the stub checks it is its own */
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;
 	h->payload_file_size = k->file_size;
@@ -166,7 +167,7 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->align = opt->align;
 	h->phys_min = opt->min;
 	h->phys_max = opt->max - 1;
-	if (k->arch == KSLIDE_ARCH_X86_64) {
+	if (h->arch == KSLIDE_ARCH_X86_64) {
 		h->virt_align = opt->virt_align;
 		h->virt_min = opt->virt_min;
 		h->virt_max = opt->virt_last;

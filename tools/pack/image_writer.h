@@ -15,6 +15,7 @@ struct pack_options {
 	uint64_t max;      /* the kernel must end at or below this address */
 	int nokaslr_default;
 	int debug_placement; /* KSLIDE_IMAGE_DEBUG_PLACEMENT: kslide.phys= is honoured */
+	int kslide_tag; /* KSLIDE_IMAGE_KSLIDE_TAG: the Multiboot 2 information gets kslide's tag */
 	/* x86-64: the virtual base is drawn on its own over [virt_min, virt_last]. */
 	uint64_t virt_align;
 	uint64_t virt_min;

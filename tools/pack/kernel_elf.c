@@ -126,11 +126,23 @@ static int read_entry(struct reader *r)
 		k->entry_offset = eh.e_entry - k->link_phys;
 	else
 		return reader_fail(r, "entry point outside the image (0x%llx)", (unsigned long long)eh.e_entry);
-	if (!kernel_elf_runs_code_at(k, k->entry_offset))
-		return reader_fail(r, "entry point 0x%llx is not in the file bytes of an executable "
-				      "segment: the ELF header's e_entry must point at code",
-				   (unsigned long long)eh.e_entry);
-	return 0;
+	if (kernel_elf_runs_code_at(k, k->entry_offset))
+		return 0;
+	/* In a segment's file bytes but not marked executable: the policy decides, since a
+	 * Multiboot entry runs with paging off, where PF_X means nothing (nasm marks a section
+	 * executable only when told, and GRUB enters it all the same). */
+	for (size_t i = 0; i < k->segment_count; i++) {
+		const struct kernel_segment *s = &k->segments[i];
+		if (!s->fixed && k->entry_offset - s->offset < s->file_size) {
+			snprintf(k->entry_not_code, sizeof(k->entry_not_code),
+				 "entry point 0x%llx is not in the file bytes of an executable "
+				 "segment", (unsigned long long)eh.e_entry);
+			return 0;
+		}
+	}
+	return reader_fail(r, "entry point 0x%llx is not in the file bytes of an executable "
+			      "segment: the ELF header's e_entry must point at code",
+			   (unsigned long long)eh.e_entry);
 }
 
 /* libelf quietly sees no sections (or fails on a header) when a table is cut off. */

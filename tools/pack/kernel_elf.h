@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/kslide/image.h"
 #include "lib/reloc.h"
 
 struct fixup {
@@ -47,6 +48,20 @@ struct kernel_elf {
 	 * independently, and every absolute reference in a -mcmodel=kernel kernel is virtual.
 	 */
 	bool fixups_follow_virt;
+	/*
+	 * Single slide (--handoff multiboot): physical and virtual bases move by one delta, so
+	 * each segment keeps its own virtual-to-physical offset, whatever it is; an x86-64
+	 * kernel is then run by the i386 stub, which enters it in 32-bit protected mode as its
+	 * Multiboot loader would.
+	 */
+	bool single_slide;
+	/* Why the segments need a single slide: they differ in virtual-to-physical offset (the
+	 * message names the first two); empty when they all share one. */
+	char offsets_differ[320];
+	/* Set when e_entry lies in file bytes of a segment without PF_X: allowed (warned of) for
+	 * a Multiboot entry only, which runs with paging off. */
+	char entry_not_code[128];
+	uint64_t max_segment_align; /* the largest p_align of the segments that move */
 	bool pie; /* x86-64 static PIE (ET_DYN, or PT_DYNAMIC): fixups from dynamic relocations */
 	size_t skipped_pcrel; /* PC-relative references inside the image: need nothing */
 	size_t skipped_absolute; /* references to SHN_ABS symbols: must not move */
@@ -74,6 +89,13 @@ int kernel_elf_read_segments(const uint8_t *buf, size_t len, struct kernel_elf *
  * contents. 0 if it is not an ELF file libelf can read.
  */
 uint64_t kernel_elf_file_extent(const uint8_t *buf, size_t len);
+
+/* The architecture of the stub that runs the kernel (KSLIDE_ARCH_*): the i386 one for an i386
+ * kernel and for a single-slide x86-64 kernel, entered in 32-bit protected mode. */
+static inline unsigned kernel_elf_stub_arch(const struct kernel_elf *k)
+{
+	return k->single_slide ? KSLIDE_ARCH_I386 : k->arch;
+}
 
 /* Whether the payload byte at offset is code: in the file bytes of an executable segment. */
 bool kernel_elf_runs_code_at(const struct kernel_elf *k, uint64_t offset);

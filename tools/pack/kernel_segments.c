@@ -8,6 +8,7 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,13 +81,17 @@ static int add_moving(struct reader *r, size_t i, const GElf_Phdr *p, void *ctx)
 	if (links_at_zero(r, p))
 		return 0;
 	const GElf_Phdr *f = &m->first_header;
-	if (m->any && p->p_vaddr - p->p_paddr != f->p_vaddr - f->p_paddr)
-		return reader_fail(r, "segments %zu and %zu have different virtual-to-physical offsets "
-				      "(virtual 0x%llx at physical 0x%llx, virtual 0x%llx at physical "
-				      "0x%llx); only a per-CPU segment linked at virtual 0 may differ",
-				   m->first, i, (unsigned long long)f->p_vaddr,
-				   (unsigned long long)f->p_paddr, (unsigned long long)p->p_vaddr,
-				   (unsigned long long)p->p_paddr);
+	/* Kept, not refused: one delta for physical and virtual (the Multiboot handoff's single
+	 * slide) keeps any offsets; the policy refuses them for independent slides. */
+	if (m->any && p->p_vaddr - p->p_paddr != f->p_vaddr - f->p_paddr &&
+	    !r->k->offsets_differ[0])
+		snprintf(r->k->offsets_differ, sizeof(r->k->offsets_differ),
+			 "segments %zu and %zu have different virtual-to-physical offsets (virtual "
+			 "0x%llx at physical 0x%llx, virtual 0x%llx at physical 0x%llx)",
+			 m->first, i, (unsigned long long)f->p_vaddr, (unsigned long long)f->p_paddr,
+			 (unsigned long long)p->p_vaddr, (unsigned long long)p->p_paddr);
+	if (p->p_align > r->k->max_segment_align)
+		r->k->max_segment_align = p->p_align;
 	if (!m->any) {
 		m->first = i;
 		m->first_header = *p;
@@ -128,8 +133,9 @@ static int record_segment(struct reader *r, size_t i, const GElf_Phdr *p, void *
 }
 
 /*
- * Segments: contiguous physical layout, one constant virtual-to-physical offset for all but a
- * per-CPU segment at virtual 0 inside the image (struct kernel_segment), no overlap.
+ * Segments: contiguous physical layout, no overlap; a per-CPU segment at virtual 0 inside the
+ * image (struct kernel_segment). Offsets that differ are noted (kernel_elf.offsets_differ)
+ * for the policy, which allows them only with a single slide.
  */
 int segments_read(struct reader *r)
 {

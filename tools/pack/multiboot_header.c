@@ -6,7 +6,9 @@
  * is refused by name when it conflicts with relocation (fixed load addresses) or is a
  * requirement kslide does not know.
  */
+#include <elf.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,12 +61,17 @@ long multiboot2_header_find(const uint8_t *f, size_t len)
 	return -1;
 }
 
-static int read_mb1(const uint8_t *h, size_t room, struct multiboot_requests *r, char *err,
-		    size_t err_cap)
+/*
+ * An ELF64 kernel's address fields are how QEMU's -kernel loads it at all (it refuses an
+ * x86-64 ELF without them); kslide reads its ELF segments instead, and the packed image's
+ * own header, the i386 stub's, needs none: they are dead bytes, not a request.
+ */
+static int read_mb1(const uint8_t *h, size_t room, bool elf64, struct multiboot_requests *r,
+		    char *err, size_t err_cap)
 {
 	uint32_t flags = load_le32(h + MB1_HEADER_FLAGS);
 	r->mb1 = true;
-	if (flags & MB1_AOUT_KLUDGE)
+	if ((flags & MB1_AOUT_KLUDGE) && !elf64)
 		refuse(r, "its Multiboot header asks to be loaded at fixed addresses (flags bit 16, "
 			  "the a.out kludge); kslide places the kernel itself: remove the address "
 			  "fields and load it as ELF");
@@ -189,7 +196,9 @@ int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_re
 {
 	memset(r, 0, sizeof(*r));
 	long mb1 = multiboot1_header_find(file, len), mb2 = multiboot2_header_find(file, len);
-	if (mb1 >= 0 && read_mb1(file + mb1, len - (size_t)mb1, r, err, err_cap))
+	bool elf64 = len > EI_CLASS && memcmp(file, ELFMAG, SELFMAG) == 0 &&
+		     file[EI_CLASS] == ELFCLASS64;
+	if (mb1 >= 0 && read_mb1(file + mb1, len - (size_t)mb1, elf64, r, err, err_cap))
 		return -1;
 	if (mb2 >= 0 && read_mb2(file + mb2, len - (size_t)mb2, r, err, err_cap))
 		return -1;

@@ -10,6 +10,7 @@
 #include "tools/pack/base_window.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/single_slide.h"
 
 /*
  * x86-64 virtual windows, [min, end). A -mcmodel=kernel kernel (ET_EXEC) lives in the top
@@ -162,7 +163,8 @@ enum pack_verdict pack_check_options(const struct pack_options *opt, const struc
 					      "kernel (%llu bytes) does not fit in --virt-range",
 					      (unsigned long long)k->mem_size);
 	}
-	if (base_window_check(k, opt, err, err_cap))
+	if (base_window_check(k, opt, err, err_cap) ||
+	    single_slide_check_window(k, opt, err, err_cap))
 		return PACK_BAD_FOR_KERNEL;
 	return PACK_OPTIONS_OK;
 }
@@ -170,12 +172,14 @@ enum pack_verdict pack_check_options(const struct pack_options *opt, const struc
 void pack_warn_unused_options(const char *in, const struct kernel_elf *k,
 			      const struct pack_choices *ch, const struct pack_log *log)
 {
-	if (k->arch != KSLIDE_ARCH_I386 || (!ch->given.virt_align && !ch->given.range))
+	if ((k->arch != KSLIDE_ARCH_I386 && !k->single_slide) ||
+	    (!ch->given.virt_align && !ch->given.range))
 		return;
-	warn(log, "%s: %s%s%s ignored: an i386 kernel's virtual base follows its physical one", in,
+	warn(log, "%s: %s%s%s ignored: %s virtual base follows its physical one", in,
 	     ch->given.virt_align ? "--virt-align" : "",
 	     ch->given.virt_align && ch->given.range ? " and " : "",
-	     ch->given.range ? "--virt-range" : "");
+	     ch->given.range ? "--virt-range" : "",
+	     k->arch == KSLIDE_ARCH_I386 ? "an i386 kernel's" : "a single-slide (Multiboot) kernel's");
 }
 
 /* Whether k is Linux's x86-64 vmlinux: it alone has a per-CPU segment (kernel_elf.h). */
@@ -262,6 +266,28 @@ const char *pack_choose_handoff(struct pack_options *opt, const struct pack_choi
 			     : "the kernel has no Multiboot header";
 }
 
+int pack_check_kslide_handoff(const char *in, const struct pack_options *opt,
+			      const struct kernel_elf *k, const struct kernel_note *note,
+			      const struct multiboot_requests *mb, const struct pack_log *log,
+			      char *err, size_t err_cap)
+{
+	if (opt->handoff != KSLIDE_HANDOFF_KSLIDE || note->present || (!mb->mb1 && !mb->mb2))
+		return 0;
+	if (k->arch == KSLIDE_ARCH_X86_64)
+		return pack_fail(err, err_cap,
+				 "--handoff kslide enters an x86-64 kernel in long mode, but this "
+				 "one has a Multiboot header and no kslide note: its entry is 32-bit "
+				 "code for a Multiboot loader. Leave --handoff out: the multiboot "
+				 "handoff enters it as its loader would, moved by one delta");
+	warn(log,
+	     "%s: --handoff kslide enters the kernel with EAX = KSLIDE_BOOT_MAGIC and kslide's "
+	     "boot info, but it has a Multiboot header and no kslide note: a Multiboot entry "
+	     "expects its loader's magic and information (leave --handoff out for the multiboot "
+	     "handoff)",
+	     in);
+	return 0;
+}
+
 int pack_check_linux_handoff(const struct pack_options *opt, bool is_linux, char *err,
 			     size_t err_cap)
 {
@@ -304,6 +330,7 @@ static int take_entry(struct kernel_elf *k, const struct multiboot_requests *mb,
 				 "executable segment: an entry point must be code",
 				 (unsigned)mb->entry_addr);
 	k->entry_offset = mb->entry_addr - k->link_phys;
+	k->entry_not_code[0] = '\0'; /* e_entry is not the entry */
 	return 0;
 }
 
@@ -314,11 +341,13 @@ int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 {
 	if (mb->refusal[0])
 		return pack_fail(err, err_cap, "%s", mb->refusal);
-	if (k->arch != KSLIDE_ARCH_I386)
-		return pack_fail(
-			err, err_cap,
-			"--handoff multiboot takes i386 (ELF32) kernels only: the Multiboot "
-			"entry is 32-bit protected mode");
+	if (k->arch == KSLIDE_ARCH_X86_64 && !mb->mb1 && !mb->mb2)
+		return pack_fail(err, err_cap,
+				 "--handoff multiboot enters an x86-64 kernel at a 32-bit Multiboot "
+				 "entry, which this kernel has no header for; an entry in long mode "
+				 "takes --handoff kslide");
+	if (single_slide_choose(k, opt, ch, err, err_cap))
+		return -1;
 	if (mb->entry_given && take_entry(k, mb, err, err_cap))
 		return -1;
 	if (mb->bounded) {

@@ -61,15 +61,24 @@ void pack_apply_defaults(struct pack_options *opt, const struct kernel_elf *k,
 			 const struct linux_image *li, const struct kernel_note *note,
 			 const struct pack_choices *ch);
 
+/* --handoff kslide on a Multiboot kernel without a kslide note: refused for x86-64 (its entry
+ * is 32-bit, the handoff's long mode), warned of for i386 (its entry expects a Multiboot
+ * loader's magic). 0, or -1 with a message about the kernel. */
+int pack_check_kslide_handoff(const char *in, const struct pack_options *opt,
+			      const struct kernel_elf *k, const struct kernel_note *note,
+			      const struct multiboot_requests *mb, const struct pack_log *log,
+			      char *err, size_t err_cap);
+
 /* Linux's boot protocol needs a bzImage's setup header, and a bzImage needs that protocol.
  * 0, or -1 with a message about the kernel. */
 int pack_check_linux_handoff(const struct pack_options *opt, bool is_linux, char *err,
 			     size_t err_cap);
 
 /*
- * The Multiboot pass-through: the kernel's own requests go into the image's headers, its
- * relocatable tag bounds the placement (an option it overrides is warned of) and its entry
- * address tag is the entry. 0, or -1 with a message about the kernel.
+ * The Multiboot pass-through: the kernel moves by a single slide (its physical window, its
+ * segments' alignment), its own requests go into the image's headers, its relocatable tag
+ * bounds the placement (an option it overrides is warned of) and its entry address tag is
+ * the entry. 0, or -1 with a message about the kernel.
  */
 int pack_prepare_multiboot(const char *in, struct kernel_elf *k,
 			   const struct multiboot_requests *mb, struct pack_options *opt,

@@ -8,7 +8,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 # Freestanding-pure boot code that host tests exercise (boot-info parsing).
-UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c
+UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c
 UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
@@ -199,7 +199,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots zstd lz4
+FUZZ_NAMES := elf reloc image multiboot1 multiboot2 pvh slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
@@ -208,6 +208,7 @@ FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
+FUZZ_SRCS_pvh := boot/pvh.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 # The decoders against the real libraries (docs/compression.md).
 FUZZ_SRCS_zstd := $(wildcard lib/zstd_*.c) lib/xxhash.c

@@ -34,8 +34,10 @@ $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
 # The recount finds the image's load address by its container's reader (tools/pack/).
-STAT_CONTAINER_OBJS := $(addprefix $(BUILD)/host/tools/pack/, containers.o container_multiboot.o \
-	multiboot_header.o fail.o)
+# Every container (tools/pack/container*.c) and what they read with; one list for all three.
+CONTAINER_SRCS := $(wildcard tools/pack/container*.c) tools/pack/multiboot_header.c \
+	tools/pack/fail.c
+STAT_CONTAINER_OBJS := $(CONTAINER_SRCS:%.c=$(BUILD)/host/%.o)
 $(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
 	$(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
@@ -236,9 +238,8 @@ fuzz-smoke: $(FUZZ_BINS)
 UNIFORMITY := $(BUILD)/host/tests/uniformity
 # kslide-stat's statistics and slot recount, so the stages judge as the tool does.
 $(UNIFORMITY): $(addprefix $(BUILD)/tool/, tests/boot/uniformity.o tools/stat/stats.o \
-		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o tools/pack/containers.o \
-		tools/pack/container_multiboot.o tools/pack/multiboot_header.o tools/pack/fail.o) \
-		$(LIB_TOOL_OBJS)
+		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o \
+		$(CONTAINER_SRCS:%.c=%.o)) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lgsl -lgslcblas -lm -o $@
 
@@ -248,6 +249,5 @@ CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
 # The packer's early relocations (tools/pack/early_relocs.c): libzstd makes the frames they
 # are classified against, lib/'s decoder watched by the packer's own build decodes them.
 $(BUILD)/host/tests/test_early_relocs: $(addprefix $(BUILD)/host/tools/pack/, early_relocs.o \
-	zstd_observed.o image_writer.o containers.o container_multiboot.o multiboot_header.o \
-	compress.o fail.o)
+	zstd_observed.o image_writer.o compress.o) $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_early_relocs: HOST_TEST_LIBS += -lzstd -llz4

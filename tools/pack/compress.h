@@ -13,7 +13,9 @@
  */
 #define PACK_COMPRESS_AUTO_MIN (1u << 20)
 
-enum { PACK_CODEC_AUTO = -1 }; /* --compress auto; otherwise a KSLIDE_CODEC_* */
+/* --compress auto; no --compress at all (then the container's default, container.h);
+ * otherwise a KSLIDE_CODEC_*. */
+enum { PACK_CODEC_AUTO = -1, PACK_CODEC_DEFAULT = -2 };
 
 /* "zstd", "lz4", "none" or "auto" into *codec; -1 for an unknown name. */
 int pack_codec_parse(const char *name, int *codec);

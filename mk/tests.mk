@@ -164,9 +164,18 @@ $(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide
 $(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img: \
 		$(BUILD)/%-debug.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --debug-placement -o $@ $<
+# The x86-64 reference kernels as PVH ELFs (kslide-pack --format pvh), for QEMU's PVH loader
+# under -M pc and -M microvm: stored as they are, as the container does by default, and one
+# compressed, which --compress still gives.
+PVH_IMAGES := $(X86_64)/kernel-pvh.img $(X86_64)/kernel-pie-pvh.img $(X86_64)/kernel-pie-pvh-zstd.img
+$(X86_64)/kernel-pvh.img $(X86_64)/kernel-pie-pvh.img: \
+		$(BUILD)/%-pvh.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format pvh -o $@ $<
+$(X86_64)/kernel-pie-pvh-zstd.img: $(X86_64)/kernel-pie.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format pvh --compress zstd -o $@ $<
 TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
 	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img \
-	$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img
+	$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img $(PVH_IMAGES)
 
 #### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
 # The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.

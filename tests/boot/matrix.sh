@@ -33,12 +33,13 @@ crc32() { gzip -c "$1" | tail -c 8 | od -An -tx4 -N4 | tr -d ' '; }
 head -c 1M /dev/urandom >"$work/module.bin"
 head -c 40M /dev/urandom >"$work/big-module.bin"
 MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
+MODULE_FILE=$work/module.bin # as Linux's -initrd takes it (PVH), one file without arguments
 BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
 
 for f in "$@"; do
 	B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
 		PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
-		MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
+		MODULE=$MODULE MODULE_FILE=$MODULE_FILE BIG_MODULE=$BIG_MODULE sh "$f"
 done >"$work/cases.plain"
 # The cases again on the compressed copies: the reference image a case boots (its first, if
 # it names several), renamed.

@@ -6,7 +6,7 @@
  * hvm_start_info. Layout from Xen's public header xen/include/public/arch-x86/hvm/start_info.h
  * (the same copy is QEMU's include/hw/xen/start_info.h), the note from
  * xen/include/public/elfnote.h. All fields are little-endian; offsets are in bytes. The stub's
- * parser (boot/pvh.c), its entry (boot/x86/pvh_header.S) and the container
+ * parser (boot/pvh.c), its entry (boot/x86_64/pvh_header.S) and the container
  * (tools/pack/container_pvh.c) take them from here.
  */
 #ifndef KSLIDE_PROTOCOL_PVH_H

@@ -54,9 +54,8 @@ static int check_stub(const uint8_t *stub, size_t stub_size, uint64_t *load_addr
 {
 	long note = find_note(stub, stub_size);
 	if (note < 0)
-		return pack_fail(err, err_cap,
-				 "the %s stub has no PVH entry: --format pvh is for x86-64 kernels",
-				 "i386");
+		return pack_fail(err, err_cap, "the i386 stub has no PVH entry: --format pvh is "
+					       "for x86-64 kernels");
 	/* pvh_load_end holds the stub's end as linked: the link address follows from it. */
 	uint32_t end = load_le32(stub + note + NOTE_LOAD_END);
 	uint64_t entry = load_le64(stub + note + NOTE_HEADER + PVH_NOTE_NAME_SIZE);

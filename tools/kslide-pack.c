@@ -87,9 +87,9 @@ static void usage(FILE *to)
 	fprintf(to,
 		"      --compress CODEC    how the payload is stored: zstd (level 22, long-distance\n"
 		"                          matching, window <= 128M), lz4 (LZ4HC 12, linked 4M\n"
-		"                          blocks), none, or auto (zstd for a payload of 1M or\n"
-		"                          more, none below); both with content checksums. The\n"
-		"                          default is the container's (--format, above)\n"
+		"                          blocks), none, or auto (zstd for a payload of 1M or more,\n"
+		"                          none below), by default the container's (--format, above);\n"
+		"                          both with content checksums\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
@@ -292,8 +292,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	const char *handoff_why;
 	int rc = decide(in, &i, opt, ch, &handoff_why);
 	const struct container *c = opt->container ? opt->container : container_default();
-	int codec = ch->codec == PACK_CODEC_DEFAULT ? c->codec_default : ch->codec;
-	opt->codec = codec == PACK_CODEC_AUTO ? pack_codec_auto(i.k.file_size) : (uint32_t)codec;
+	opt->codec = pack_codec_choose(ch->codec, c->codec_default, i.k.file_size);
 	if (!rc)
 		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
 	const uint8_t *stub = i.k.arch == KSLIDE_ARCH_I386 ? stub_i386_start : stub_x86_64_start;

@@ -26,6 +26,10 @@ const char *pack_codec_name(int codec);
 /* The codec 'auto' means for a payload of size bytes. */
 uint32_t pack_codec_auto(uint64_t size);
 
+/* The codec a payload of size bytes is stored with: --compress's choice, or without one
+ * (PACK_CODEC_DEFAULT) the container's default; 'auto' by the size. */
+uint32_t pack_codec_choose(int chosen, int container_default, uint64_t size);
+
 /*
  * Compress src[0, size) with codec (zstd or lz4) at the library's highest level, without a
  * content checksum (the image's own checks cover the stored frame), into a malloc'd *out of

@@ -10,7 +10,8 @@
 /* The ways in. Numbers, not an enum, so that the entry code can store them. */
 #define BOOT_PROTOCOL_MULTIBOOT1 1
 #define BOOT_PROTOCOL_MULTIBOOT2 2
-/* Kept for the entries to come, so their numbers never move: UEFI's PE entry (3), PVH (4). */
+/* Kept for the entry to come, so that its number never moves: UEFI's PE entry (3). */
+#define BOOT_PROTOCOL_PVH 4 /* x86-64 only: the PVH ELF note's entry (boot/x86_64/pvh_header.S) */
 
 /* Offsets of struct boot_entry, for the entry code. */
 #define BOOT_ENTRY_PROTOCOL    0
@@ -26,6 +27,7 @@
 enum boot_protocol {
 	boot_protocol_multiboot1 = BOOT_PROTOCOL_MULTIBOOT1,
 	boot_protocol_multiboot2 = BOOT_PROTOCOL_MULTIBOOT2,
+	boot_protocol_pvh = BOOT_PROTOCOL_PVH,
 };
 
 /*
@@ -35,9 +37,10 @@ enum boot_protocol {
 struct boot_entry {
 	uint32_t protocol; /* enum boot_protocol: decides the loader (boot/protocols.c) */
 	/* The loader's magic register as it was (Multiboot: EAX), for its protocol to check and
-	 * for a handoff that passes it on; 0 for a protocol that has none. */
+	 * for a handoff that passes it on; PVH has none, and its entry stores its protocol's
+	 * magic here (boot/x86_64/entry.S), the start info's own being the parser's to check. */
 	uint32_t magic;
-	uint64_t info;	      /* what the loader gave: Multiboot's information structure (EBX) */
+	uint64_t info; /* what the loader gave: Multiboot's information, PVH's start info (EBX) */
 	uint64_t image_start; /* where the stub image's first byte lies in memory */
 };
 

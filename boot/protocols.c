@@ -12,6 +12,10 @@
 static const struct boot_loader *const loaders[] = {
 	&loader_multiboot1,
 	&loader_multiboot2,
+#ifdef __x86_64__
+	/* PVH monitors start x86-64 kernels, from an ELF64 (boot/x86_64/pvh_header.S). */
+	&loader_pvh,
+#endif
 };
 
 static const struct kernel_handoff *const handoffs[] = {

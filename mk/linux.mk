@@ -96,19 +96,25 @@ $(LINUX_ISOS): $(LINUX_CACHE)/%.iso: $(LINUX_CACHE)/%.img $(LINUX_INITRAMFS) scr
 LINUX_UNCOMPRESSED := $(LINUX_CACHE)/cloud-amd64-none.img
 $(LINUX_UNCOMPRESSED): $(LINUX_CACHE)/cloud-amd64/vmlinuz $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $< 2>/dev/null
+# cloud-amd64 as a PVH ELF (kslide-pack --format pvh: uncompressed, as microVMs keep kernels),
+# which QEMU's -kernel starts by its PVH note; the stub enters Linux by its 64-bit protocol.
+LINUX_PVH := $(LINUX_CACHE)/cloud-amd64-pvh.img
+$(LINUX_PVH): $(LINUX_CACHE)/cloud-amd64/vmlinuz $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format pvh -o $@ $< 2>/dev/null
 # The 686 kernel packed for reproducing a placement (kslide-pack --debug-placement): boot-linux
 # boots it at bases kslide.phys= names.
 LINUX_DEBUG_PLACEMENT := $(LINUX_CACHE)/686-debug.img
 $(LINUX_DEBUG_PLACEMENT): $(LINUX_CACHE)/686/vmlinuz $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --debug-placement -o $@ $<
 .PHONY: linux-images
-#: Debian's kernels packed, their GRUB ISOs, cloud-amd64 uncompressed and the 686 packed
-#: with --debug-placement
-linux-images: $(LINUX_IMAGES) $(LINUX_ISOS) $(LINUX_UNCOMPRESSED) $(LINUX_DEBUG_PLACEMENT)
+#: Debian's kernels packed, their GRUB ISOs, cloud-amd64 uncompressed and as a PVH ELF, and
+#: the 686 packed with --debug-placement
+linux-images: $(LINUX_IMAGES) $(LINUX_ISOS) $(LINUX_UNCOMPRESSED) $(LINUX_PVH) \
+	$(LINUX_DEBUG_PLACEMENT)
 
 # make check's Linux stages need the kernels (fetched once), the initramfs and the images.
 CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS) $(LINUX_IMAGES) $(LINUX_ISOS) \
-	$(LINUX_UNCOMPRESSED) $(LINUX_DEBUG_PLACEMENT)
+	$(LINUX_UNCOMPRESSED) $(LINUX_PVH) $(LINUX_DEBUG_PLACEMENT)
 
 # Linux's own KASLR and kslide's on each Debian kernel, in one run (bench/linux-side-by-side.sh,
 # docs/results.md): the spread of SIDE_BOOTS boots each, the instructions to the jump into

@@ -8,7 +8,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 # Freestanding-pure boot code that host tests exercise (boot-info parsing).
-UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c
+UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c
 UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
@@ -34,8 +34,10 @@ $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
 # The recount finds the image's load address by its container's reader (tools/pack/).
-STAT_CONTAINER_OBJS := $(addprefix $(BUILD)/host/tools/pack/, containers.o container_multiboot.o \
-	multiboot_header.o fail.o)
+# Every container (tools/pack/container*.c) and what they read with; one list for all three.
+CONTAINER_SRCS := $(wildcard tools/pack/container*.c) tools/pack/multiboot_header.c \
+	tools/pack/fail.c
+STAT_CONTAINER_OBJS := $(CONTAINER_SRCS:%.c=$(BUILD)/host/%.o)
 $(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
 	$(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
@@ -162,9 +164,18 @@ $(BUILD)/i386/kernel-multiboot.img: $(BUILD)/i386/kernel.elf $(BUILD)/bin/kslide
 $(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img: \
 		$(BUILD)/%-debug.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --debug-placement -o $@ $<
+# The x86-64 reference kernels as PVH ELFs (kslide-pack --format pvh), for QEMU's PVH loader
+# under -M pc and -M microvm: stored as they are, as the container does by default, and one
+# compressed, which --compress still gives.
+PVH_IMAGES := $(X86_64)/kernel-pvh.img $(X86_64)/kernel-pie-pvh.img $(X86_64)/kernel-pie-pvh-zstd.img
+$(X86_64)/kernel-pvh.img $(X86_64)/kernel-pie-pvh.img: \
+		$(BUILD)/%-pvh.img: $(BUILD)/%.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format pvh -o $@ $<
+$(X86_64)/kernel-pie-pvh-zstd.img: $(X86_64)/kernel-pie.elf $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format pvh --compress zstd -o $@ $<
 TEST_IMAGES := $(BUILD)/i386/kernel-4k.img $(X86_64)/kernel-4k.img $(X86_64)/kernel-pie-4k.img \
 	$(X86_64)/kernel-high.img $(BUILD)/i386/kernel-multiboot.img \
-	$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img
+	$(BUILD)/i386/kernel-debug.img $(X86_64)/kernel-debug.img $(PVH_IMAGES)
 
 #### GRUB ISOs: multiboot2 + module2, bootable under BIOS and UEFI (scripts/mkiso.sh) ####
 # The module is random bytes; GRUB hands it over with crc32=, which the kernel checks.
@@ -201,7 +212,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 multiboot2 slots zstd lz4
+FUZZ_NAMES := elf reloc image multiboot1 multiboot2 pvh slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
@@ -210,6 +221,7 @@ FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
+FUZZ_SRCS_pvh := boot/pvh.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 # The decoders against the real libraries (docs/compression.md).
 FUZZ_SRCS_zstd := $(wildcard lib/zstd_*.c) lib/xxhash.c
@@ -237,9 +249,8 @@ fuzz-smoke: $(FUZZ_BINS)
 UNIFORMITY := $(BUILD)/host/tests/uniformity
 # kslide-stat's statistics and slot recount, so the stages judge as the tool does.
 $(UNIFORMITY): $(addprefix $(BUILD)/tool/, tests/boot/uniformity.o tools/stat/stats.o \
-		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o tools/pack/containers.o \
-		tools/pack/container_multiboot.o tools/pack/multiboot_header.o tools/pack/fail.o) \
-		$(LIB_TOOL_OBJS)
+		tools/stat/layout.o tools/stat/samples.o tools/stat/lines.o \
+		$(CONTAINER_SRCS:%.c=%.o)) $(LIB_TOOL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lgsl -lgslcblas -lm -o $@
 
@@ -249,6 +260,5 @@ CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
 # The packer's early relocations (tools/pack/early_relocs.c): libzstd makes the frames they
 # are classified against, lib/'s decoder watched by the packer's own build decodes them.
 $(BUILD)/host/tests/test_early_relocs: $(addprefix $(BUILD)/host/tools/pack/, early_relocs.o \
-	zstd_observed.o image_writer.o containers.o container_multiboot.o multiboot_header.o \
-	compress.o fail.o)
+	zstd_observed.o image_writer.o compress.o) $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_early_relocs: HOST_TEST_LIBS += -lzstd -llz4

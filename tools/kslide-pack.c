@@ -87,13 +87,15 @@ static void usage(FILE *to)
 	fprintf(to, "      --format NAME       the container a boot loader reads (default %s):\n",
 		container_default()->name);
 	for (size_t i = 0; container_at(i); i++)
-		fprintf(to, "                            %-10s %s\n", container_at(i)->name,
-			container_at(i)->what);
+		fprintf(to, "                            %-10s %s; --compress %s\n",
+			container_at(i)->name, container_at(i)->what,
+			pack_codec_name(container_at(i)->codec_default));
 	fprintf(to,
 		"      --compress CODEC    how the payload is stored: zstd (level 22, long-distance\n"
 		"                          matching, window <= 128M), lz4 (LZ4HC 12, linked 4M\n"
-		"                          blocks), none, or auto (the default: zstd for a payload\n"
-		"                          of 1M or more, none below); both with content checksums\n"
+		"                          blocks), none, or auto (zstd for a payload of 1M or more,\n"
+		"                          none below), by default the container's (--format, above);\n"
+		"                          both with content checksums\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
@@ -250,7 +252,7 @@ static void report(const char *in, const char *out, const struct input *i,
 				"the command line chooses the base; for reproducing a boot, not for "
 				"use\n",
 			progname, in);
-	if (ch->codec != PACK_CODEC_AUTO && opt->codec != KSLIDE_CODEC_NONE &&
+	if (ch->codec >= 0 && opt->codec != KSLIDE_CODEC_NONE && /* a codec named by --compress */
 	    img->payload_stored_size >= i->k.file_size)
 		fprintf(stderr, "%s: warning: %s: --compress %s stored the %llu-byte kernel in %zu "
 				"bytes, no fewer: the stub decodes it for nothing; --compress none "
@@ -276,8 +278,8 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (ch->verbose) /* what it found, before anything is refused */
 		describe_kernel(&i.k, stderr);
 	int rc = decide(in, &i, opt, ch, &handoff_why);
-	opt->codec = ch->codec == PACK_CODEC_AUTO ? pack_codec_auto(i.k.file_size)
-						  : (uint32_t)ch->codec;
+	const struct container *c = opt->container ? opt->container : container_default();
+	opt->codec = pack_codec_choose(ch->codec, c->codec_default, i.k.file_size);
 	if (!rc)
 		pack_warn_unused_options(in, &i.k, ch, &to_stderr);
 	if (!rc && opt->kslide_tag && opt->handoff != KSLIDE_HANDOFF_MULTIBOOT)
@@ -427,7 +429,7 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 int main(int argc, char **argv)
 {
 	struct pack_options opt = { .align = DEFAULT_ALIGN, .min = DEFAULT_MIN };
-	struct pack_choices ch = { .codec = PACK_CODEC_AUTO };
+	struct pack_choices ch = { .codec = PACK_CODEC_DEFAULT };
 	const char *out = NULL;
 	int status = parse_options(argc, argv, &opt, &ch, &out);
 	if (status >= 0)

@@ -12,6 +12,7 @@
 
 #include "boot/entry.h"
 #include "include/protocol/multiboot2.h"
+#include "include/protocol/pvh.h"
 
 /*
  * EBP = where the image lies minus where it was linked: 0, unless a Multiboot2 loader moved it
@@ -54,16 +55,21 @@
 /*
  * Fill stub_boot_entry from EAX and EBX (32-bit code, before the stub has moved its addresses:
  * memory is reached as link address + EBP; clobbers ECX). Multiboot 2's magic names
- * Multiboot 2; any other value names Multiboot 1, the protocol of every other loader that reads
- * these headers, whose check refuses a magic that is not its own (boot/loader_multiboot1.c),
- * so a stray jump here is told apart from a boot.
+ * Multiboot 2; PVH's start-info magic names PVH, which no Multiboot loader leaves in EAX and
+ * x86-64's PVH entry puts there (boot/x86_64/entry.S) to join this path after the self-check;
+ * any other value names Multiboot 1, the protocol of every other loader that reads these
+ * headers, whose check refuses a magic that is not its own (boot/loader_multiboot1.c), so a
+ * stray jump here is told apart from a boot.
  */
 .macro MULTIBOOT_FILL_BOOT_ENTRY
 	movl $BOOT_PROTOCOL_MULTIBOOT1, %ecx
 	cmpl $MB2_BOOTLOADER_MAGIC, %eax
 	jne 1f
 	movl $BOOT_PROTOCOL_MULTIBOOT2, %ecx
-1:	movl %ecx, stub_boot_entry + BOOT_ENTRY_PROTOCOL(%ebp)
+1:	cmpl $PVH_START_MAGIC, %eax
+	jne 2f
+	movl $BOOT_PROTOCOL_PVH, %ecx
+2:	movl %ecx, stub_boot_entry + BOOT_ENTRY_PROTOCOL(%ebp)
 	movl %eax, stub_boot_entry + BOOT_ENTRY_MAGIC(%ebp)
 	movl %ebx, stub_boot_entry + BOOT_ENTRY_INFO(%ebp)
 	movl $0, stub_boot_entry + BOOT_ENTRY_INFO + 4(%ebp)

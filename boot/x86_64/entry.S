@@ -1,5 +1,6 @@
 /*
- * x86-64 stub entry, named by the Multiboot headers (boot/x86/): the loader leaves us in
+ * x86-64 stub entry, named by the Multiboot headers (boot/x86/) and the PVH note
+ * (boot/x86_64/pvh_header.S, pvh_entry below): the loader leaves us in
  * 32-bit protected mode, paging off. We enter long mode the shortest way (Intel SDM Vol. 3A,
  * 10.8.5 "Initializing IA-32e Mode"): identity-map the first 4 GiB with 2 MiB pages, set
  * CR4.PAE, EFER.LME, then CR0.PG, and far-jump into a 64-bit code segment. Then the C policy
@@ -39,6 +40,7 @@ stub_entry:
 	cli
 	cld
 	MULTIBOOT_LOAD_DISTANCE
+entry_self_check: /* the PVH entry joins here (below) */
 	STUB_SELF_CHECK
 	MULTIBOOT_FILL_BOOT_ENTRY
 	STUB_RELOCATE_SELF
@@ -84,6 +86,21 @@ stub_entry:
 	movl %eax, %cr0
 	lgdt gdt_pointer
 	ljmp $CODE64_SELECTOR, $long_mode
+
+/*
+ * The PVH way in (boot/x86_64/pvh_header.S names it): the same machine state as Multiboot's,
+ * 32-bit protected mode, paging off, with EBX = the hvm_start_info and no magic register. The
+ * monitor loaded the image where its PT_LOAD says, the link address, so the distance is 0; EAX
+ * takes PVH's magic, which names the protocol in MULTIBOOT_FILL_BOOT_ENTRY, and the path is
+ * Multiboot's from the self-check on. PVH promises no stack: none is used before stack_top.
+ */
+	.globl pvh_entry
+pvh_entry:
+	cli
+	cld
+	xorl %ebp, %ebp
+	movl $PVH_START_MAGIC, %eax
+	jmp entry_self_check
 
 no_long_mode:
 	movl $no_long_mode_message, %esi

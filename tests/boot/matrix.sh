@@ -26,6 +26,10 @@ corrupt "$B/i386/kernel.img" payload:4096 "$PAYLOAD_FLIPPED"
 corrupt "$B/i386/kernel.img" relocs:16 "$TABLE_FLIPPED"
 corrupt "$B/x86_64/kernel.img" payload:4096 "$PAYLOAD_FLIPPED64"
 corrupt "$B/x86_64/kernel.img" relocs:16 "$TABLE_FLIPPED64"
+# The same in a PVH image, and a byte of its stub: the PVH entry's path checks itself too.
+PVH_PAYLOAD_FLIPPED=$work/pvh-payload-flipped.img PVH_STUB_FLIPPED=$work/pvh-stub-flipped.img
+corrupt "$B/x86_64/kernel-pvh.img" payload:4096 "$PVH_PAYLOAD_FLIPPED"
+corrupt "$B/x86_64/kernel-pvh.img" stub:64 "$PVH_STUB_FLIPPED"
 
 # Multiboot modules with their CRC-32 (gzip's trailer holds it): the kernel checks they
 # survived. The large one covers most of low RAM at -m 64M, leaving few slots above it.
@@ -33,12 +37,14 @@ crc32() { gzip -c "$1" | tail -c 8 | od -An -tx4 -N4 | tr -d ' '; }
 head -c 1M /dev/urandom >"$work/module.bin"
 head -c 40M /dev/urandom >"$work/big-module.bin"
 MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
+MODULE_FILE=$work/module.bin # as Linux's -initrd takes it (PVH), one file without arguments
 BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
 
 for f in "$@"; do
 	B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
 		PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
-		MODULE=$MODULE BIG_MODULE=$BIG_MODULE sh "$f"
+		PVH_PAYLOAD_FLIPPED=$PVH_PAYLOAD_FLIPPED PVH_STUB_FLIPPED=$PVH_STUB_FLIPPED \
+		MODULE=$MODULE MODULE_FILE=$MODULE_FILE BIG_MODULE=$BIG_MODULE sh "$f"
 done >"$work/cases.plain"
 # The cases again on the compressed copies: the reference image a case boots (its first, if
 # it names several), renamed.

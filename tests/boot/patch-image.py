@@ -5,7 +5,7 @@ Operations apply in order; the payload's word sums (lib/word_sums.h) are recompu
 --sums and the header's CRC-32 (zlib's, the same IEEE CRC as lib/crc32.c; it covers the
 header, sums included, so --sums comes first) only with --crc, so a test chooses whether a
 checksum or a later check must catch the damage. Header layout: include/kslide/image.h;
-Multiboot a.out-kludge header at offset 0.
+Multiboot a.out-kludge header at offset 0; in a PVH ELF, the image its PT_LOAD loads.
 
 usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
@@ -172,11 +172,24 @@ def last_field(img, hdr):
     return last
 
 
+def pvh_split(data):
+    """A PVH ELF (kslide-pack --format pvh): its headers, and the image its first PT_LOAD
+    loads (docs/format.md); any other file is all image."""
+    if data[:5] != b"\x7fELF\x02":
+        return bytearray(), data
+    phoff, = struct.unpack_from("<Q", data, 32)
+    p_type, _, p_offset = struct.unpack_from("<IIQ", data, phoff)
+    if p_type != 1:
+        die("a PVH ELF whose first program header is no PT_LOAD")
+    return data[:p_offset], data[p_offset:]
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) > 1 else 2
     img = bytearray(open(argv[1], "rb").read())
+    prefix, img = pvh_split(img)
     hdr = img.find(MAGIC)
     if hdr < 0 or hdr % 8:
         die(argv[1] + ": no kslide header")
@@ -221,7 +234,7 @@ def main(argv):
         else:
             die("unknown operation " + op)
     with open(argv[2], "wb") as out:
-        out.write(img)
+        out.write(prefix + img)
     return 0
 
 

@@ -1,7 +1,8 @@
 # x86-64 boot cases, in the format of i386-cases.sh (sourced by matrix.sh, which also sets
 # $PAYLOAD_FLIPPED64 and $TABLE_FLIPPED64, the -mcmodel=kernel image with one byte of its
-# payload or of its relocation table flipped). Both layouts: the -mcmodel=kernel kernel in the
-# top 2 GiB and the PIE anywhere in the upper half.
+# payload or of its relocation table flipped, and $PVH_PAYLOAD_FLIPPED and $PVH_STUB_FLIPPED,
+# its PVH image with a byte of its payload or of its stub flipped). Both layouts: the
+# -mcmodel=kernel kernel in the top 2 GiB and the PIE anywhere in the upper half.
 img=$B/x86_64/kernel.img
 pie=$B/x86_64/kernel-pie.img
 a="-a x86_64"
@@ -14,7 +15,26 @@ for cpu in qemu64 max; do
 			"$cpu" "$mem" "$a" "$cpu" "$mem" "$pass" "$pie"
 	done
 done
+# PVH (kslide-pack --format pvh): QEMU finds no Multiboot header and loads the ELF by its PVH
+# note, under pc (its PVH option ROM) and microvm (qboot), and the stub reads the map from the
+# hvm_start_info (map=memmap).
+microvm="-M microvm,x-option-roms=off,isa-serial=on,rtc=on"
+pvh_pass="$pass -e ^kslide:.loader=.*.map=memmap"
+for machine in pc microvm; do
+	m=""
+	[ $machine = microvm ] && m=$microvm
+	printf 'PVH, %s, kernel model\t%s -c max -m 1G %s %s -e base=0xffffffff %s\n' \
+		"$machine" "$a" "$m" "$pvh_pass" "$B/x86_64/kernel-pvh.img"
+	printf 'PVH, %s, PIE at 6G\t%s -c max -m 6G %s %s -e base=0xffff[89a-f] %s\n' \
+		"$machine" "$a" "$m" "$pvh_pass" "$B/x86_64/kernel-pie-pvh.img"
+	printf 'PVH, %s, PIE stored with --compress zstd\t%s -m 1G %s %s %s\n' \
+		"$machine" "$a" "$m" "$pvh_pass" "$B/x86_64/kernel-pie-pvh-zstd.img"
+done
 cat <<CASES
+PVH, pc: the initrd (the start info's module) is avoided	$a -m 128M -I '$MODULE_FILE' -A selftest=bootinfo -e '^ok [0-9]+ - bootinfo: kernel overlaps neither the stub, the command line nor a module' -e ^kslide-selftest:.8.passed,.0.failed $pvh_pass $B/x86_64/kernel-pie-pvh.img
+PVH, pc: the command line arrives	$a -m 1G -A nokaslr -e base=0xffffffff81000000. -e not.randomized $pvh_pass $B/x86_64/kernel-pvh.img
+PVH, pc: payload byte flipped is refused, and the machine reset	$a -m 1G -H -e 'image rejected: checksum mismatch' $PVH_PAYLOAD_FLIPPED
+PVH, microvm: a stub byte flipped is refused by the self-check, and the machine reset	$a -m 1G $microvm -H -e 'the stub is corrupt' $PVH_STUB_FLIPPED
 kernel model, 4 KiB alignment	$a -c max -m 1G $pass -e align=0x1000. $B/x86_64/kernel-4k.img
 PIE, 4 KiB alignment	$a -m 1G $pass -e align=0x1000. $B/x86_64/kernel-pie-4k.img
 kernel above 4 GiB (packed with --min 4G)	$a -m 6G $pass -e 'phys=0x1[0-9a-f]{8} ' $B/x86_64/kernel-high.img

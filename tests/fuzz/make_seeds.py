@@ -336,6 +336,38 @@ def multiboot2_seeds():
     put("multiboot2", "no-end-tag", mb2(mb2_string(1, b"x"))[:-8])
 
 
+# ---- pvh: an hvm_start_info at 0x1000 and what it points to (tests/fuzz/fuzz_pvh.c) ----
+def pvh(version=1, modules=(), cmdline=b"", e820=(), rsdp=b""):
+    """Start info at 0x1000, then the map, the module list, strings and the RSDP after it."""
+    base, head = 0x1000, 56
+    blob = bytearray()
+
+    def place(data):
+        at = base + head + len(blob)
+        blob.extend(data + bytes(-len(data) % 8))
+        return at
+    memmap = place(b"".join(struct.pack("<QQII", b, l, t, 0) for b, l, t in e820)) if e820 else 0
+    modlist = place(b"".join(struct.pack("<QQQQ", s, n, 0, 0) for s, n in modules)) if modules else 0
+    cmd = place(cmdline + b"\0") if cmdline else 0
+    rsdp_at = place(rsdp) if rsdp else 0
+    info = struct.pack("<IIIIQQQQII", 0x336EC578, version, 0, len(modules), modlist, cmd, rsdp_at,
+                       memmap, len(e820), 0)
+    return (info + bytes(blob)) if version else info[:40] + bytes(blob)
+
+
+def pvh_seeds():
+    e820 = [(0, 0x9FC00, 1), (0x9FC00, 0x400, 2), (0xF0000, 0x10000, 2), (0x100000, 0x7EE0000, 1),
+            (0xFFFC0000, 0x40000, 2)]
+    rsdp = b"RSD PTR " + bytes(7) + b"\x02" + bytes(20)
+    put("pvh", "qemu-pc-initrd", pvh(modules=[(0x7E00000, 0x80000)], cmdline=b"console=ttyS0 kaslr",
+                                      e820=e820, rsdp=rsdp))
+    put("pvh", "qemu-microvm", pvh(cmdline=b"console=ttyS0", e820=[(0, 0x9FC00, 1),
+                                                                    (0x100000, 0x7F00000, 1)]))
+    put("pvh", "version-0", pvh(version=0, cmdline=b"x"))
+    put("pvh", "version-2", pvh(version=2, e820=e820))
+    put("pvh", "module-beyond-ram", pvh(modules=[(0x7FFF000, 0x2000)], e820=e820))
+
+
 # ---- slots: the request layout tests/fuzz/fuzz_slots.c reads ----
 def slots(size, align_shift, lo, hi, usable, avoid, index=0):
     head = struct.pack("<QBQQBQ", size, align_shift, lo, hi, len(usable), index)
@@ -430,6 +462,7 @@ if __name__ == "__main__":
     image_seeds()
     multiboot1_seeds()
     multiboot2_seeds()
+    pvh_seeds()
     slots_seeds()
     decoder_seeds()
     bzimage_seeds()

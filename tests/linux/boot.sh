@@ -4,10 +4,11 @@
 # be the stub's virtual base and "Kernel code" its physical one (tests/boot/qemu-boot.sh -L).
 # Through QEMU's -kernel (the initramfs as -initrd, a Multiboot module) and through GRUB's
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
-# x86-64; nokaslr keeps both kernels at their link base (cloud-amd64's compressed image
-# ends below it; its uncompressed one covers it, and is refused by name). The 686 packed with
-# --debug-placement boots at chosen bases, where tests/linux/entry-proof.sh stops it at its
-# entry and judges its memory. Two boots at a time.
+# x86-64; cloud-amd64 also as a PVH ELF under QEMU's PVH loader (-M pc); nokaslr keeps both
+# kernels at their link base (cloud-amd64's compressed image ends below it; its uncompressed
+# one covers it, and is refused by name). The 686 packed with --debug-placement boots at chosen
+# bases, where tests/linux/entry-proof.sh stops it at its entry and judges its memory. Two boots
+# at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
 # usage: boot.sh BUILD_DIR
 set -u
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
 for f in 686.img 686-debug.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
-	i386/initramfs.cpio x86_64/initramfs.cpio; do
+	cloud-amd64-pvh.img i386/initramfs.cpio x86_64/initramfs.cpio; do
 	[ -f "$L/$f" ] || { echo "boot-linux: $L/$f is missing: run make linux-images" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-boot-linux.XXXXXX") || exit 1
@@ -58,6 +59,11 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	printf 'cloud-amd64, GRUB BIOS, max, 1G\t%s -e map=mmap -a x86_64 -c max -m 1G %s\n' \
 		"$GRUB" "$L/cloud-amd64.iso"
 	printf 'cloud-amd64, GRUB UEFI, 1G\t%s -e map=efi -U -m 1G %s\n' "$GRUB" "$L/cloud-amd64.iso"
+	# As a PVH ELF (kslide-pack --format pvh): QEMU loads it by its PVH note, the initrd is
+	# the start info's first module, and the stub enters Linux by its 64-bit boot protocol.
+	printf 'cloud-amd64, PVH (-kernel ELF), pc, max, 2G\t-c max -m 2G -A "%s" %s %s\n' \
+		"$CMDLINE" "-e '^kslide: loader=.* map=memmap '" \
+		"-L -a x86_64 -t 180 -I $L/x86_64/initramfs.cpio $L/cloud-amd64-pvh.img"
 	# Compressed (kslide-pack's default for it, zstd: 9 MiB at 1 MiB) the image ends below
 	# the link base, so nokaslr boots there; uncompressed (48 MiB) the stub refuses by name.
 	printf 'cloud-amd64, -kernel, nokaslr: the link base\t-c qemu64 -m 1G -A "nokaslr %s" %s %s\n' \

@@ -772,7 +772,38 @@ expect_fail "--handoff multiboot for an x86-64 kernel without a Multiboot entry"
 expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
 	--handoff linus "$G"
 expect_fail "--format of an unknown name" \
-	"unknown container 'pe' for --format (known: multiboot)" --format pe "$G"
+	"unknown container 'pe' for --format (known: multiboot, pvh)" --format pe "$G"
+expect_fail "--format pvh for an i386 kernel: no PVH entry in its stub" \
+	"the i386 stub has no PVH entry: --format pvh is for x86-64 kernels" --format pvh "$G"
+# --format pvh: readelf (binutils, not ours) must read an ELF64 whose PT_LOAD puts the image at
+# the stub's link address (1 MiB) from one page into the file, and whose Xen note (type 18)
+# names an entry inside what it loads; no Multiboot header may be in the first 32 KiB, where
+# GRUB looks (QEMU: 8 KiB), or QEMU would load the file as a Multiboot image.
+mb1_le=02b0ad1b mb2_le=d65052e8
+if "$PACK" --format pvh -o "$T/pvh.img" "$B/x86_64/kernel.elf" 2>"$T/stderr" &&
+	readelf -hW "$T/pvh.img" | grep -q 'Class: *ELF64' &&
+	readelf -lW "$T/pvh.img" | grep -Eq '^ *LOAD +0x0*1000 0x0*100000 0x0*100000 ' &&
+	readelf -nW "$T/pvh.img" | grep -Eq '^ *Xen +0x00000008.*\(0x00000012\)' &&
+	entry=$(readelf -nW "$T/pvh.img" |
+		sed -n 's/.*description data: \(..\) \(..\) \(..\) \(..\) .*/\4\3\2\1/p') &&
+	[ -n "$entry" ] && [ $((0x$entry)) -gt $((0x100000)) ] &&
+	[ $((0x$entry)) -lt $((0x100000 + $(stat -c %s "$T/pvh.img") - 4096)) ] &&
+	! head -c 32768 "$T/pvh.img" | od -An -v -tx1 | tr -d ' \n' | grep -Eq "$mb1_le|$mb2_le"; then
+	ok "--format pvh: an ELF64 that loads the image at 1 MiB, a Xen note entering it at 0x$entry, no Multiboot header"
+else
+	not_ok "--format pvh" "refused, or not the ELF described, or a Multiboot header left"
+fi
+# Uncompressed unless --compress says otherwise, also where auto would compress (a bzImage):
+# the same bytes as the Multiboot image packed --compress none, one page of headers longer.
+if "$PACK" --format pvh -o "$T/pvh-bz.img" "$BZ64" 2>/dev/null &&
+	"$PACK" --compress none -o "$T/none-bz.img" "$BZ64" 2>/dev/null &&
+	[ $(stat -c %s "$T/pvh-bz.img") -eq $(($(stat -c %s "$T/none-bz.img") + 4096)) ] &&
+	"$PACK" --format pvh --compress zstd -o "$T/pvh-bz-zstd.img" "$BZ64" 2>/dev/null &&
+	[ $(stat -c %s "$T/pvh-bz-zstd.img") -lt $(($(stat -c %s "$T/none-bz.img") / 2)) ]; then
+	ok "--format pvh stores the payload as it is by default; --compress zstd still compresses"
+else
+	not_ok "--format pvh and --compress" "compressed by default, or --compress ignored"
+fi
 if "$PACK" --format multiboot -o "$T/format.img" "$G" 2>"$T/stderr" &&
 	"$PACK" -o "$T/default.img" "$G" 2>/dev/null && cmp -s "$T/format.img" "$T/default.img" &&
 	"$PACK" --help | grep -q -- '--format NAME .*(default multiboot)' &&

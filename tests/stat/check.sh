@@ -32,6 +32,11 @@ judge "figures agree with the brute-force computation" \
 judge "the same figures from the saved lines (--from)" \
 	sh -c "'$stat' --json --from '$tmp/bases.txt' '$image' | grep -v '\"source\"' >'$tmp/a' &&
 		grep -v '\"source\"' '$tmp/stat.json' | cmp -s - '$tmp/a'"
+# A PVH image (kslide-pack --format pvh): the packed image lies one page into the file, after
+# the ELF headers, and the recount must find it there and agree with the stub.
+judge "8 boots of the PVH image: the recount finds the image behind its ELF headers, agrees" \
+	sh -c "'$stat' -n 8 -j 2 '$B/x86_64/kernel-pvh.img' |
+		grep -Eq 'slots \(recount, see below\) +[0-9]+ \(agrees\) +[0-9]+ \(agrees\)'"
 judge "40 x 256 random bytes written" test "$(wc -c <"$tmp/random.bin")" -eq 10240
 judge "the plot is an SVG" grep -q '<svg' "$tmp/plot.svg"
 # Outputs are whole or not there: a write that fails (no file may grow: ulimit -f 0) leaves

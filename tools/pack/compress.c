@@ -44,6 +44,12 @@ uint32_t pack_codec_auto(uint64_t size)
 	return size < PACK_COMPRESS_AUTO_MIN ? KSLIDE_CODEC_NONE : KSLIDE_CODEC_ZSTD;
 }
 
+uint32_t pack_codec_choose(int chosen, int container_default, uint64_t size)
+{
+	int codec = chosen == PACK_CODEC_DEFAULT ? container_default : chosen;
+	return codec == PACK_CODEC_AUTO ? pack_codec_auto(size) : (uint32_t)codec;
+}
+
 /* zstd at its highest level (--ultra -22) with long-distance matching; the window capped
  * where the stub's decoder stops (lib/zstd.h, ZSTD_WINDOW_LOG_MAX). No content checksum:
  * the image's payload sums fix the frame, and so what it decodes to (docs/format.md). */

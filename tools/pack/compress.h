@@ -13,7 +13,9 @@
  */
 #define PACK_COMPRESS_AUTO_MIN (1u << 20)
 
-enum { PACK_CODEC_AUTO = -1 }; /* --compress auto; otherwise a KSLIDE_CODEC_* */
+/* --compress auto; no --compress at all (then the container's default, container.h);
+ * otherwise a KSLIDE_CODEC_*. */
+enum { PACK_CODEC_AUTO = -1, PACK_CODEC_DEFAULT = -2 };
 
 /* "zstd", "lz4", "none" or "auto" into *codec; -1 for an unknown name. */
 int pack_codec_parse(const char *name, int *codec);
@@ -23,6 +25,10 @@ const char *pack_codec_name(int codec);
 
 /* The codec 'auto' means for a payload of size bytes. */
 uint32_t pack_codec_auto(uint64_t size);
+
+/* The codec a payload of size bytes is stored with: --compress's choice, or without one
+ * (PACK_CODEC_DEFAULT) the container's default; 'auto' by the size. */
+uint32_t pack_codec_choose(int chosen, int container_default, uint64_t size);
 
 /*
  * Compress src[0, size) with codec (zstd or lz4) at the library's highest level, without a

@@ -13,6 +13,7 @@
 #include "include/protocol/multiboot1.h"
 #include "include/protocol/multiboot2.h"
 #include "lib/unaligned.h"
+#include "tools/pack/compress.h"
 #include "tools/pack/container.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
@@ -98,8 +99,9 @@ static int finish(uint8_t *image, size_t image_size, size_t stub_size,
 
 /* By the Multiboot 1 header, or the Multiboot 2 address tag of an image whose kernel has no
  * Multiboot 1 header (multiboot_requests_apply then clears the stub's). */
-static int64_t load_address(const uint8_t *image, size_t size)
+static int64_t load_address(const uint8_t *image, size_t size, size_t *image_at)
 {
+	*image_at = 0; /* the image is the file */
 	long mb1 = find_mb1_addresses(image, size);
 	if (mb1 >= 0)
 		return (int64_t)load_le32(image + mb1 + MB1_HEADER_LOAD_ADDR);
@@ -110,6 +112,8 @@ static int64_t load_address(const uint8_t *image, size_t size)
 const struct container container_multiboot = {
 	.name = "multiboot",
 	.what = "flat, for Multiboot 1 and 2 loaders (QEMU -kernel, GRUB)",
+	.prefix = 0,
+	.codec_default = PACK_CODEC_AUTO,
 	.check_stub = check_stub,
 	.finish = finish,
 	.load_address = load_address,

@@ -6,6 +6,7 @@
 
 static const struct container *const containers[] = {
 	&container_multiboot, /* the default: the first */
+	&container_pvh,
 };
 
 #define COUNT (sizeof(containers) / sizeof(containers[0]))
@@ -39,10 +40,10 @@ const struct container *container_at(size_t i)
 	return i < COUNT ? containers[i] : NULL;
 }
 
-int64_t container_load_address(const uint8_t *image, size_t size)
+int64_t container_load_address(const uint8_t *file, size_t size, size_t *image_at)
 {
 	for (size_t i = 0; i < COUNT; i++) {
-		int64_t at = containers[i]->load_address(image, size);
+		int64_t at = containers[i]->load_address(file, size, image_at);
 		if (at >= 0)
 			return at;
 	}

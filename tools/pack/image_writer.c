@@ -230,25 +230,27 @@ static int store_parts(const struct kernel_elf *k, const struct pack_options *op
 	return rc ? -1 : 0;
 }
 
-/* The image's bytes: the stub, then the stored payload, table and handoff data; or NULL. */
+/* The file's bytes: 'prefix' zeroes for the container's own headers, then the image: the
+ * stub, the stored payload, table and handoff data; or NULL. */
 static uint8_t *assemble(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 			 const struct pack_options *opt, const struct stored_parts *p,
-			 struct image_layout *l)
+			 struct image_layout *l, size_t prefix)
 {
 	l->payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
 	l->relocs_offset = l->payload_offset + l->payload_stored_size;
 	l->data_offset = l->relocs_offset + l->relocs_stored_size;
 	l->total = l->data_offset + opt->handoff_data_size;
-	uint8_t *img = calloc(1, l->total);
-	if (!img)
+	uint8_t *file = calloc(1, prefix + l->total);
+	if (!file)
 		return NULL;
+	uint8_t *img = file + prefix;
 	memcpy(img, stub, stub_size);
 	memcpy(img + l->payload_offset, p->payload ? p->payload : k->payload,
 	       l->payload_stored_size);
 	memcpy(img + l->relocs_offset, p->relocs ? p->relocs : p->table, l->relocs_stored_size);
 	if (opt->handoff_data_size)
 		memcpy(img + l->data_offset, opt->handoff_data, opt->handoff_data_size);
-	return img;
+	return file;
 }
 
 /*
@@ -295,18 +297,19 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	struct image_layout l;
 	if (store_parts(k, opt, &parts, &l, &out->early_reloc_count, err, err_cap))
 		return -1;
-	uint8_t *img = assemble(stub, stub_size, k, opt, &parts, &l);
+	uint8_t *file = assemble(stub, stub_size, k, opt, &parts, &l, c->prefix);
 	stored_parts_free(&parts);
-	if (!img)
+	if (!file)
 		return pack_fail(err, err_cap, "out of memory");
 	/* The container's headers first: the kslide header's sums cover none of them. */
-	if (c->finish(img, l.total, stub_size, opt, err, err_cap) ||
-	    seal(img, (size_t)kh, stub_size, k, opt, &l, err, err_cap)) {
-		free(img);
+	if (c->finish(file, c->prefix + l.total, stub_size, opt, err, err_cap) ||
+	    seal(file + c->prefix, (size_t)kh, stub_size, k, opt, &l, err, err_cap)) {
+		free(file);
 		return -1;
 	}
-	out->bytes = img;
-	out->size = l.total;
+	out->bytes = file;
+	out->size = c->prefix + l.total;
+	out->image_at = c->prefix;
 	out->relocs_size = l.relocs_size;
 	out->relocs_stored_size = l.relocs_stored_size;
 	out->reloc_count = k->fixup_count;

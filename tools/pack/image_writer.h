@@ -35,8 +35,9 @@ struct pack_options {
 };
 
 struct packed_image {
-	uint8_t *bytes;
+	uint8_t *bytes; /* the whole file: the container's prefix, then the image */
 	size_t size;
+	size_t image_at; /* where the image starts in it: the container's prefix */
 	size_t relocs_size;
 	size_t relocs_stored_size; /* relocs_size, or its frame's when compressed */
 	size_t reloc_count;

@@ -14,7 +14,7 @@
 void link_warning(const char *progname, const char *in, const struct kernel_elf *k,
 		  const struct packed_image *img, uint32_t codec, bool is_linux)
 {
-	uint64_t image_end = img->load_address + img->size;
+	uint64_t image_end = img->load_address + (img->size - img->image_at);
 	if (k->link_phys >= image_end || k->link_phys + k->mem_size <= img->load_address)
 		return;
 	fprintf(stderr,

@@ -33,7 +33,7 @@ struct pack_choices {
 	int stats, verbose;
 	struct given_options given;
 	bool handoff_given;
-	int codec; /* --compress: KSLIDE_CODEC_* or PACK_CODEC_AUTO */
+	int codec; /* --compress: KSLIDE_CODEC_*, PACK_CODEC_AUTO, or PACK_CODEC_DEFAULT without it */
 };
 
 /* Where warnings go: each is one line's text after "warning: ". */

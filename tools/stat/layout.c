@@ -26,10 +26,16 @@ int layout_read_header(const char *path, struct kslide_image_header *h, struct m
 	int rc = -1;
 	*why = buf ? "no kslide image header (not a packed image?)" : "out of memory";
 	fclose(f);
-	for (size_t off = 0; buf && off + sizeof(*h) <= n; off += 4) {
-		if (memcmp(buf + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES))
+	/* The image may follow its container's own headers in the file (container.h). */
+	size_t at = 0;
+	int64_t load = buf ? container_load_address(buf, n, &at) : -1;
+	uint8_t *img = buf ? buf + at : NULL;
+	if (buf)
+		n -= at;
+	for (size_t off = 0; img && off + sizeof(*h) <= n; off += 4) {
+		if (memcmp(img + off, KSLIDE_IMAGE_MAGIC, KSLIDE_IMAGE_MAGIC_BYTES))
 			continue;
-		memcpy(h, buf + off, sizeof(*h));
+		memcpy(h, img + off, sizeof(*h));
 		if (h->version != KSLIDE_IMAGE_VERSION) {
 			static char version_why[96];
 			snprintf(version_why, sizeof(version_why),
@@ -38,13 +44,12 @@ int layout_read_header(const char *path, struct kslide_image_header *h, struct m
 			*why = version_why;
 			break;
 		}
-		rc = image_verify(buf, n, (const struct kslide_image_header *)(buf + off), why) ==
+		rc = image_verify(img, n, (const struct kslide_image_header *)(img + off), why) ==
 				     KS_OK
 			     ? 0
 			     : -1;
 		break;
 	}
-	int64_t load = rc == 0 ? container_load_address(buf, n) : -1;
 	if (rc == 0 && load < 0) {
 		*why = "no container header with a load address (not a packed image?)";
 		rc = -1;

@@ -29,7 +29,8 @@
 void kernel_main(uint32_t magic, uintptr_t boot_info_phys);
 
 /* The boot info, the kernel's own copy: what the stub left holds the bases and the seed, and
- * lies outside the image, where the direct map reaches it; it is wiped once copied. */
+ * lies outside the image, where the direct map reaches it; it is wiped once copied, and so
+ * are the stub's x86-64 page tables. */
 static struct kslide_bootinfo boot_info;
 
 static size_t given_size(const struct kslide_bootinfo *given)
@@ -48,6 +49,11 @@ static const struct kslide_bootinfo *take_boot_info(uint32_t magic, uintptr_t lo
 		if (given->magic == boot_info.magic)
 			wipe(given, given_size(given));
 	}
+	/* x86-64: the stub's page tables for the jump, which map the virtual base onto the
+	 * physical one; the entry code has left them for the kernel's own (paging_init). */
+	if (boot_info.handoff_end > boot_info.handoff_start)
+		wipe(phys_to_virt(boot_info.handoff_start),
+		     boot_info.handoff_end - boot_info.handoff_start);
 	return &boot_info;
 }
 

@@ -6,6 +6,8 @@ through QEMU's monitor (QMP pmemsave) and search it, outside the kernel's own im
     and the stub's locals): the virtual base and the physical one the kslide: line prints;
   - the seed: the kernel keeps its first 16 bytes as its %p key (kernel/secrecy/kptr.c,
     ptr_key, a SipHash key loaded little-endian from the seed), so the test reads them there;
+  - on x86-64, a page-table entry outside the image that leads to the physical base: the
+    kernel's own tables for the image are in it, the stub's tables for the jump are not;
   - the generator: kslide.random=N makes the stub print N bytes of its stream after every
     draw; any 16 of them in memory, or a ChaCha20 key whose stream holds them (struct rng of
     lib/pool.h: key, counter, block, used), is a way back to the base and the seed.
@@ -35,6 +37,7 @@ POOL_DOMAIN_GEN = 0x006E6567      # lib/pool.h: the generator's nonce word
 RNG_COUNTER_AT, RNG_USED_AT = 32, 100  # struct rng: key[8], counter, block[64], used
 COUNTER_MAX = 1024                # blocks a boot draws: a few; anything near is a candidate
 LAST_LINE = "kernel: self-check passed"
+PTE_PRESENT, PTE_ADDRESS = 1, 0x000FFFFFFFFFF000
 MASK32 = 0xFFFFFFFF
 
 
@@ -151,6 +154,24 @@ def finds(ram, needle, skip, align):
     return found
 
 
+def table_entries(ram, phys, skip):
+    """Offsets of x86-64 page-table entries, present, that lead to phys (bits 12..51), but
+    for those at phys's own index in a table of 2 MiB pages: an identity map (the stub's, of
+    2 MiB pages, boot/x86_64/mapping.c) has one for every address and says nothing. (An entry
+    of the virtual mapping whose index happens to be the same, one chance in 512, goes
+    unseen.)"""
+    identity = ((phys >> 21) & 511) * 8
+    found = []
+    for at in finds(ram, struct.pack("<Q", phys)[2:6], skip, 1):
+        at -= 2  # the match is the entry's bytes 2..5, address bits 16..47
+        if at % 8 or skip[0] <= at < skip[1]:
+            continue
+        entry, = struct.unpack_from("<Q", ram, at)
+        if entry & PTE_PRESENT and entry & PTE_ADDRESS == phys and at % 4096 != identity:
+            found.append(at)
+    return found
+
+
 def generator_keys(ram, random, skip):
     """Offsets of a struct rng whose key's stream holds the printed bytes."""
     probe, found = random[:WINDOW], []
@@ -219,6 +240,12 @@ def main():
     for what, needle, align in secrets:
         for at in finds(ram, needle, image, align):
             print(f"residue: {what} ({needle.hex()}) at physical 0x{at:x}")
+            bad += 1
+    # x86-64: the kernel's own tables that lead to its image are in it (paging.c's pool); an
+    # entry outside leading to the physical base is the stub's (its tables for the jump).
+    if args.arch == "x86_64" and slide:
+        for at in table_entries(ram, phys, image):
+            print(f"residue: a page-table entry leading to the physical base at physical 0x{at:x}")
             bad += 1
     for at in generator_keys(ram, random, image):
         print(f"residue: the generator (a ChaCha20 key whose stream holds the printed bytes) "

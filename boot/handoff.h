@@ -32,7 +32,38 @@
 	movl ENTRY_REGS_EBP(\ptr), %ebp
 	movl ENTRY_REGS_ESI(\ptr), %esi
 .endm
+
+/*
+ * Forget what the stub computed, once stub_main has returned with ptr (as above) holding its
+ * struct entry_regs and the entry address taken (i386: pushed for ret; x86-64: in R11): zero
+ * the stack below the stack pointer, [\bottom, SP), where the frames of stub_main and all it
+ * called lay (the bases, the generator, the entropy samples), and the entry address in the
+ * struct (the kernel's base plus its entry offset). On i386, whose handoffs define every
+ * register, what stays is the word ret reads. Scratch: AX, CX, DI, which LOAD_ENTRY_REGS
+ * loads afterwards.
+ */
+.macro WIPE_STUB_STATE ptr, bottom
+#ifdef __x86_64__
+	leaq \bottom(%rip), %rdi
+	movq %rsp, %rcx
+	subq %rdi, %rcx
+	shrq $3, %rcx
+	xorl %eax, %eax
+	rep stosq
+	movq %rax, ENTRY_REGS_ENTRY(\ptr)
 #else
+	movl $\bottom, %edi
+	movl %esp, %ecx
+	subl %edi, %ecx
+	shrl $2, %ecx
+	xorl %eax, %eax
+	rep stosl
+	movl %eax, ENTRY_REGS_ENTRY(\ptr)
+	movl %eax, ENTRY_REGS_ENTRY + 4(\ptr)
+#endif
+.endm
+#else
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +102,10 @@ struct kernel_handoff {
 	uint32_t id;      /* KSLIDE_HANDOFF_* */
 	/* Build the protocol's structures and the registers. KS_OK, or an error with ctx->why. */
 	int (*enter)(struct handoff_context *ctx, struct entry_regs *regs);
+	/* The kernel is given the stub's own boot_info (by its address) and wipes it once read;
+	 * otherwise the stub wipes it after the jump is set up: the protocol copied what it
+	 * needed, or needs none of it. */
+	bool bootinfo_in_place;
 };
 
 extern const struct kernel_handoff handoff_kslide;

@@ -20,4 +20,5 @@ const struct kernel_handoff handoff_kslide = {
 	.name = KSLIDE_HANDOFF_KSLIDE_NAME,
 	.id = KSLIDE_HANDOFF_KSLIDE,
 	.enter = enter,
+	.bootinfo_in_place = true,
 };

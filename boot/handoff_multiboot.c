@@ -105,4 +105,5 @@ const struct kernel_handoff handoff_multiboot = {
 	.name = KSLIDE_HANDOFF_MULTIBOOT_NAME,
 	.id = KSLIDE_HANDOFF_MULTIBOOT,
 	.enter = enter,
+	.bootinfo_in_place = true, /* ECX names it, Multiboot 2's tag or not */
 };

@@ -11,6 +11,7 @@
 #include "boot/random_dump.h"
 #include "lib/cmdline.h"
 #include "lib/errors.h"
+#include "lib/wipe.h"
 
 #define RANDOM_DUMP_MAX 65536u /* 128 KiB of hex per boot is already slow on a UART */
 #define DIGITS_MAX	12
@@ -62,5 +63,6 @@ void random_dump(const char *cmdline, size_t len, struct rng *rng)
 			console_print("%02x", chunk[i]);
 		n -= take;
 	}
+	wipe(chunk, sizeof(chunk));
 	console_print("\n");
 }

@@ -28,6 +28,7 @@
 #include "boot/stub.h"
 #include "boot/stub_parts.h"
 #include "lib/errors.h"
+#include "lib/wipe.h"
 
 /* Filled in by kslide-pack; the stub reads it but never trusts it unverified. */
 __attribute__((section(".kslide_header"), used)) struct kslide_image_header image_header = {
@@ -137,6 +138,9 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 		flags |= report_check_credit(map.total, virt.slots, report.credited_bits);
 	report_boot_info(base, map.total, &virt, flags, &report, &rng);
 	random_dump(stub_env.cmdline, stub_cmdline_length(), &rng);
+	/* Nothing is drawn after this: the key that made the bases and the seed goes now. The
+	 * stack it lay on is wiped by the entry code (boot/<arch>/entry.S) before the jump. */
+	rng_wipe(&rng);
 	struct kernel_mapping mapping;
 	if (relocate_kernel(&boot_info, &mapping) != KS_OK)
 		return NULL;
@@ -151,5 +155,11 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 	if (handoff->enter(&ctx, &entry_regs) != KS_OK)
 		return stub_error(handoff->name, ctx.why ? ctx.why : "cannot enter the kernel");
 	report_line(&boot_info, &report);
+	/* Every copy of the bases outside what the kernel is handed goes now: the slot tables
+	 * and the avoid list, which held the kernel's range so that loans kept clear of it, and
+	 * boot_info unless the kernel reads it in place (and wipes it then). */
+	slots_forget();
+	if (!handoff->bootinfo_in_place)
+		wipe(&boot_info, sizeof(boot_info));
 	return &entry_regs;
 }

@@ -53,6 +53,7 @@ int slots_build(struct slot_map *map, uint64_t size, uint64_t align, uint64_t mi
 bool slots_link_base_free(void);
 void slots_refuse_link_address(void);	   /* says why the link address cannot take it */
 int slots_lend(uint64_t size, uint64_t *addr); /* a memory_lender (boot/mapping.h) */
+void slots_forget(void); /* wipe every table that held the kernel's range; no slot or loan after */
 
 /* stub_choose.c */
 struct virt_choice {

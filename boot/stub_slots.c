@@ -12,6 +12,7 @@
 #include "boot/stub_parts.h"
 #include "lib/errors.h"
 #include "lib/image.h"
+#include "lib/wipe.h"
 
 static struct mem_range usable[BOOTENV_MAP_MAX];
 /* Everything the loader handed over, then every map entry that is not usable RAM. */
@@ -131,4 +132,15 @@ int slots_lend(uint64_t size, uint64_t *addr)
 	if (rc == KS_OK)
 		rc = slot_map_address(&map, 0, addr);
 	return rc == KS_OK ? bootenv_avoid(&stub_env, *addr, size) : rc;
+}
+
+/* Once nothing more is lent: the tables above and the avoid list have held the kernel's
+ * range (stub_relocate.c adds it, so that loans keep clear of it). */
+void slots_forget(void)
+{
+	wipe(usable, sizeof(usable));
+	wipe(avoided, sizeof(avoided));
+	wipe(slot_work, sizeof(slot_work));
+	wipe(stub_env.avoid, sizeof(stub_env.avoid));
+	stub_env.avoid_count = 0;
 }

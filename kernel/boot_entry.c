@@ -48,3 +48,8 @@ uintptr_t boot_info_locate(uint32_t eax, uintptr_t ebx, const char **how)
 		return boot_ecx;
 	return 0;
 }
+
+uintptr_t boot_info_second_copy(uint32_t eax)
+{
+	return eax == MULTIBOOT2_BOOTLOADER_MAGIC && boot_edx == KSLIDE_BOOT_MAGIC ? boot_ecx : 0;
+}

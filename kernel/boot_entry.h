@@ -17,4 +17,8 @@ extern uint32_t boot_ecx, boot_edx;
  */
 uintptr_t boot_info_locate(uint32_t eax, uintptr_t ebx, const char **how);
 
+/* The stub's own boot info when the Multiboot 2 pass-through also named it in ECX (the
+ * kernel read the copy in the tag instead), or 0: a second copy for the kernel to wipe. */
+uintptr_t boot_info_second_copy(uint32_t eax);
+
 #endif

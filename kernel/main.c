@@ -21,11 +21,41 @@
 #include "kernel/smp/smp.h"
 #include "lib/cmdline.h"
 #include "lib/string.h"
+#include "lib/wipe.h"
 
 #define SUITE_NAME_MAX 32
 #define NOPTI_FLAG "nopti" /* ring 3 on the kernel's page tables, for comparison */
 
 void kernel_main(uint32_t magic, uintptr_t boot_info_phys);
+
+/* The boot info, the kernel's own copy: what the stub left holds the bases and the seed, and
+ * lies outside the image, where the direct map reaches it; it is wiped once copied, and so
+ * are the stub's x86-64 page tables. */
+static struct kslide_bootinfo boot_info;
+
+static size_t given_size(const struct kslide_bootinfo *given)
+{
+	return given->size < sizeof(boot_info) ? given->size : sizeof(boot_info);
+}
+
+static const struct kslide_bootinfo *take_boot_info(uint32_t magic, uintptr_t located)
+{
+	struct kslide_bootinfo *given = phys_to_virt(located);
+	memcpy(&boot_info, given, given_size(given));
+	wipe(given, given_size(given));
+	uintptr_t second = boot_info_second_copy(magic);
+	if (second && second != located) {
+		given = phys_to_virt(second);
+		if (given->magic == boot_info.magic)
+			wipe(given, given_size(given));
+	}
+	/* x86-64: the stub's page tables for the jump, which map the virtual base onto the
+	 * physical one; the entry code has left them for the kernel's own (paging_init). */
+	if (boot_info.handoff_end > boot_info.handoff_start)
+		wipe(phys_to_virt(boot_info.handoff_start),
+		     boot_info.handoff_end - boot_info.handoff_start);
+	return &boot_info;
+}
 
 static const char *command_line(const struct kslide_bootinfo *bi)
 {
@@ -43,7 +73,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	}
 	if (magic != KSLIDE_BOOT_MAGIC)
 		kprintf("kernel: boot info from %s\n", how);
-	const struct kslide_bootinfo *bi = phys_to_virt(located);
+	const struct kslide_bootinfo *bi = take_boot_info(magic, located);
 	const char *cmdline = command_line(bi);
 	kprintf("kernel: running at virt=0x%llx phys=0x%llx slide=0x%llx",
 		(unsigned long long)bi->virt_base, (unsigned long long)bi->phys_base,

@@ -1,18 +1,10 @@
 /* Entropy pool (ChaCha20-based compression of every sample) and the generator it keys. */
 #include "lib/pool.h"
 #include "lib/unaligned.h"
+#include "lib/wipe.h"
 
 #define POOL_BLOCK_BYTES (CHACHA20_KEY_WORDS * 4) /* input bytes per compression */
 #define BYTES_PER_WORD 4u
-
-/* Zeroes memory in a way the compiler may not drop as a dead store: secrets must not linger. */
-static void wipe(void *p, size_t len)
-{
-	volatile uint8_t *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		b[i] = 0;
-}
 
 /* key = first 32 bytes of chacha20_block(key ^ pending, compressions++, {domain, 0, 0}). */
 static void compress(struct mix_pool *pool, uint32_t domain)
@@ -117,6 +109,11 @@ void rng_bytes(struct rng *rng, void *out, size_t len)
 		dst[i] = rng->block[rng->used];
 		rng->block[rng->used++] = 0; /* handed out: no copy stays behind */
 	}
+}
+
+void rng_wipe(struct rng *rng)
+{
+	wipe(rng, sizeof(*rng));
 }
 
 uint64_t rng_u64(struct rng *rng)

@@ -66,6 +66,9 @@ void rng_init_from_pool(struct rng *rng, struct mix_pool *pool);
  */
 uint64_t rng_u64(struct rng *rng);
 void rng_bytes(struct rng *rng, void *out, size_t len);
+/* The generator forgotten: key, counter and block zeroed, so that nothing left in memory
+ * regenerates what it gave (the bases, the seed). Draw nothing more from it afterwards. */
+void rng_wipe(struct rng *rng);
 
 /* rng_u64 with a void context, for uniform_below(). */
 uint64_t rng_next_u64(void *rng);

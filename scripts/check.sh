@@ -17,6 +17,10 @@ POWER_BOOTS=1000 UNIFORM_BOOTS=200
 # slots in the window (kernel/secrecy/entry_area.h).
 I386_ENTRY="-E 0xffc00000 1021" X86_64_ENTRY="-E 0xffffffffff000000 4093"
 
+residue() { # residue ARCH IMAGE ELF: the image booted, RAM searched after the kernel's run
+	python3 tests/boot/residue.py -a "$1" "$B/$1/$2" "$B/$1/$3"
+}
+
 leak_all() { # leak_all "ARCH/KERNEL OPTIONS": leak.sh on the image and each compressed copy
 	# shellcheck disable=SC2086 # options, split on purpose
 	tests/boot/leak.sh $1 "$B" 4 && tests/boot/leak.sh $1 -S 2 -c zstd "$B" 2 &&
@@ -88,12 +92,15 @@ stage chaos-sample "a few damaged bytes per checked image region" \
 # The unprivileged view at several bases each with UMIP on and off, at -smp 4 (2 for the
 # compressed copies) with every process of boot i on CPU i: identical on every CPU and at
 # every base, no kernel address; from the plain images, then from their compressed copies.
-stage leak-i386 "no kernel address in the i386 kernel's unprivileged view" \
-	'leak_all ""'
-stage leak-x86_64 "no kernel address in the x86-64 kernel's unprivileged view" \
-	'leak_all "-a x86_64"'
-stage leak-x86_64-pie "no kernel address in the x86-64 PIE kernel's unprivileged view" \
-	'leak_all "-a x86_64 -k kernel-pie"'
+# Then what the stub leaves behind (residue ARCH IMAGE ELF, tests/boot/residue.py): after
+# the kernel's run, no base, seed or generator anywhere in RAM outside the image.
+stage leak-i386 "no kernel address in the i386 kernel's unprivileged view nor in RAM" \
+	'leak_all "" && residue i386 kernel.img kernel.elf &&
+		residue i386 kernel-multiboot.img kernel.elf'
+stage leak-x86_64 "no kernel address in the x86-64 kernel's unprivileged view nor in RAM" \
+	'leak_all "-a x86_64" && residue x86_64 kernel.img kernel.elf'
+stage leak-x86_64-pie "no kernel address in the x86-64 PIE kernel's unprivileged view nor in RAM" \
+	'leak_all "-a x86_64 -k kernel-pie" && residue x86_64 kernel-pie.img kernel-pie.elf'
 # make gdb's batch mode on each reference image: gdb stops at kernel_main by its symbol, at the
 # randomized base plus its link offset (scripts/gdb.sh -c).
 stage gdb-symbols "gdb finds kernel_main at the randomized base in each reference image" \

@@ -43,6 +43,7 @@ stub_entry:
 	/* Load what C chose, ESI (the pointer) last, and "return" to the entry point. */
 	movl %eax, %esi
 	pushl ENTRY_REGS_ENTRY(%esi)
+	WIPE_STUB_STATE %esi, stack_bottom
 	LOAD_ENTRY_REGS %esi
 	ret
 refused:

@@ -128,12 +128,14 @@ long_mode:
 	call stub_main
 	testq %rax, %rax
 	jz refused
-	/* Load what C chose (32-bit moves zero-extend), RSI (the pointer) last, and "return" to
-	 * the entry point. */
+	/* Load what C chose (32-bit moves zero-extend), RSI (the pointer) last, and jump to the
+	 * entry point through R11, which no handoff defines: unlike a pushed return address, a
+	 * register leaves no copy of the kernel's address in the stub's memory. */
 	movq %rax, %rsi
-	pushq ENTRY_REGS_ENTRY(%rsi)
+	movq ENTRY_REGS_ENTRY(%rsi), %r11
+	WIPE_STUB_STATE %rsi, stack_bottom
 	LOAD_ENTRY_REGS %rsi
-	ret
+	jmp *%r11
 refused:
 	REFUSE_AND_RESET
 

@@ -16,7 +16,10 @@
  *
  * The struct and everything it points to lie in memory the kernel must leave alone until it
  * has copied what it needs: bootinfo_start..bootinfo_end and handoff_start..handoff_end
- * below, plus the command line and modules.
+ * below, plus the command line and modules. The struct holds both bases and the seed, and the
+ * x86-64 tables map one base onto the other: a kernel that keeps its base secret wipes both
+ * once it is done with them, as the reference kernel does (kernel/main.c); the stub keeps no
+ * other copy (on i386, but for the stack word its last RET reads: the entry address).
  *
  * Every field is fixed-width so i386 and x86-64 kernels share this header.
  */

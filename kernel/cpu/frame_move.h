@@ -2,6 +2,12 @@
  * The one stack switch both arches' vectors.S make twice: a trap frame from the entry stack to
  * the kernel stack on the way in, the IRET frame back to the entry stack on the way out.
  * Assembly only; AX, CX, SP, WORD and IRET are the mode's registers, width and return.
+ *
+ * Both run while DS and ES may be ring 3's (i386 reloads them only after the move in, and has
+ * put ring 3's back before the move out): a null selector, its code segment, anything it could
+ * load. KDATA is the segment the moves store through instead: on i386 SS, which the CPU loaded
+ * from the TSS on the way in and which stays the kernel's until IRET; long mode ignores DS.
+ * Callers give \top and \entry_stack with their segment too (%ss: or %gs:).
  */
 #ifndef KSLIDE_KERNEL_CPU_FRAME_MOVE_H
 #define KSLIDE_KERNEL_CPU_FRAME_MOVE_H
@@ -12,12 +18,14 @@
 #define SP %rsp
 #define WORD 8
 #define IRET iretq
+#define KDATA
 #else
 #define AX %eax
 #define CX %ecx
 #define SP %esp
 #define WORD 4
 #define IRET iret
+#define KDATA %ss:
 #endif
 #define IRET_FRAME_WORDS 5 /* IP, CS, FLAGS, SP, SS */
 
@@ -33,13 +41,13 @@
 	.set .Lmoved, 0
 	.rept \words
 	mov 2 * WORD + .Lmoved * WORD(SP), CX
-	mov CX, .Lmoved * WORD(AX)
+	mov CX, KDATA .Lmoved * WORD(AX)
 	.set .Lmoved, .Lmoved + 1
 	.endr
 	mov SP, CX
 	mov AX, SP
-	mov WORD(CX), AX
-	mov (CX), CX
+	mov KDATA WORD(CX), AX
+	mov KDATA (CX), CX
 .endm
 
 /*

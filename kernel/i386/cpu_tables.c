@@ -3,8 +3,6 @@
 #include "kernel/cpu/cpu_tables.h"
 #include "kernel/cpu/descriptor.h"
 
-#define SEG_FLAGS_FLAT 0xc /* 4 KiB granularity, 32-bit */
-
 gate_t cpu_gate(uintptr_t handler, uint8_t type)
 {
 	return (handler & 0xffff) | ((uint64_t)KERNEL_CS << 16) | ((uint64_t)type << 40) |

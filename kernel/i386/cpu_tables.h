@@ -12,6 +12,7 @@
 
 #define IDT_ENTRIES 256
 #define GDT_ENTRIES 6
+#define SEG_FLAGS_FLAT 0xc /* 4 KiB granularity, 32-bit: a flat segment's flags nibble */
 #define TRAP_STACK_BYTES 8192 /* the kernel stack of traps from ring 3 */
 
 /* The 32-bit TSS (Intel SDM Vol. 3A, 8.2.1); only esp0, ss0 and iomap_base matter here. */

@@ -8,7 +8,7 @@
  * pushes its error code and vector and EAX (ring 3's, on the entry stack), switches CR3 to the
  * kernel root of the space (the ring-3 root minus one page), and jumps to the kernel through
  * this CPU's entry_percpu, whose address DR0 holds and only ring 0 can read
- * (kernel/i386/cpu_tables.c). From ring 0 (a fault in the kernel) CR3 is the kernel's already.
+ * (kernel/i386/cpu_tables.c), read through SS: DS is still ring 3's (vectors.S says why). From ring 0 (a fault in the kernel) CR3 is the kernel's already.
  * kernel_entry (vectors.S) takes EAX back and moves the frame off the entry stack.
  *
  * The way back: vectors.S leaves the IRET frame on the entry stack and jumps to
@@ -46,6 +46,6 @@ entry_common:
 	jz 1f
 	PTI_SWITCH andl, ~PTI_USER_ROOT_BIT
 1:	movl %dr0, %eax
-	jmp *PERCPU_KERNEL_ENTRY(%eax)
+	jmp *%ss:PERCPU_KERNEL_ENTRY(%eax)
 
 	ENTRY_TEMPLATE_END

@@ -14,8 +14,11 @@
  * arch_user_exit(status), called from a trap taken in ring 3, drops that trap's stack and
  * returns status from user_enter.
  *
- * Until alltraps reloads them DS and ES may be ring 3's: flat, base 0, so kernel variables
- * read the same through them.
+ * Until alltraps reloads them, and again once trapret has put them back, DS and ES are ring
+ * 3's: whatever it loaded before the trap (a null selector, USER_CS, which is readable), so
+ * nothing here goes through them. Every memory operand in between names %ss:, the kernel's
+ * data segment since the CPU took SS from the TSS (or the kernel's already, for a trap in
+ * ring 0); on hardware a store through a null or code segment is a #GP in ring 0.
  */
 #include "kernel/secrecy/entry_area.h"
 #include "kernel/cpu/frame_move.h"
@@ -34,8 +37,8 @@ kernel_entry:
 	pushl %ecx
 	movl %dr0, %ecx
 	leal 4(%esp), %eax
-	movl %eax, PERCPU_USER_ENTRY_SP(%ecx)
-	MOVE_FRAME ENTRY_FRAME_WORDS, PERCPU_KERNEL_STACK(%ecx)
+	movl %eax, %ss:PERCPU_USER_ENTRY_SP(%ecx)
+	MOVE_FRAME ENTRY_FRAME_WORDS, %ss:PERCPU_KERNEL_STACK(%ecx)
 	jmp alltraps
 2:	popl %eax
 alltraps:
@@ -62,7 +65,7 @@ trapret:
 	addl $8, %esp /* vector number and error code */
 	/* The exit stub is in the code page every CPU shares: the boot CPU's word for it holds
 	 * every CPU's. */
-	RETURN_FROM_TRAP PERCPU_ENTRY_STACK(%eax), entry_percpu + PERCPU_EXIT_STUB, \
+	RETURN_FROM_TRAP %ss:PERCPU_ENTRY_STACK(%eax), %ss:entry_percpu + PERCPU_EXIT_STUB, \
 		"movl %dr0, %eax"
 
 /* int user_enter(struct trapframe *tf) */

@@ -237,6 +237,10 @@ static const struct selftest_case leak_cases[] = {
 	{ "user page-table audit: a running process maps nothing of the image or the direct map",
 	  leak_user_table_audit },
 	{ "every CPU: ring 3 sees the aliases and the boot CPU's view", every_cpu_same_view },
+#ifndef __x86_64__
+	{ "entry: ring 3's DS and ES (null, USER_CS, a segment with a base) go unused",
+	  leak_entry_segments },
+#endif
 };
 
 const struct selftest_suite selftest_leak = SELFTEST_SUITE_BY_NAME("leak", leak_cases);

@@ -17,6 +17,7 @@ enum leak_mode {
 	LEAK_LDT,      /* LAR on LDT selector 4 must clear ZF, not fault */
 	LEAK_REGS,     /* every system call: all registers but the result come back unchanged */
 	LEAK_BENCH,    /* arg: how many getpid round trips to make, for bench/syscall-cost.sh */
+	LEAK_SEGMENTS, /* i386, arg: a selector: system calls with DS and ES null, USER_CS, arg */
 };
 
 enum leak_insn { INSN_SIDT, INSN_SGDT, INSN_SLDT, INSN_STR, INSN_SMSW, INSN_COUNT };

@@ -12,6 +12,11 @@ long syscall3(long nr, long a0, long a1, long a2);
 /* The same, with every other register set to a marker first; *changed gets a bit for each
  * register (or flag word) that did not come back as it went in (kernel/user/<arch>/crt0.S). */
 long syscall3_checked(long nr, long a0, long a1, long a2, unsigned long *changed);
+#ifndef __x86_64__
+/* System call nr (no arguments) with DS and ES both holding selector; *seen gets DS (low 16
+ * bits) and ES (high 16) as the call left them (kernel/user/i386/crt0.S). */
+long syscall_on_segment(long nr, unsigned selector, unsigned *seen);
+#endif
 
 __attribute__((noreturn)) void sys_exit_status(int status);
 long sys_write(const char *buf, size_t len);

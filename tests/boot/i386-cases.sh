@@ -23,11 +23,11 @@ timing sources only, 8.78 bits of bases: warned exactly when short (credit-rule.
 SandyBridge has XSAVE but no RDRAND: not tried	-c SandyBridge -e 'entropy=rdtsc,pit,rtc credited=' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $img
-selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.16.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img
-selftest=leak at 1G: the ACPI tables mapped above lowmem for the kernel alone	-c max -m 1G -A selftest=leak -e ^kslide-selftest:.16.passed,.0.failed $img
-selftest=leak without UMIP	-c qemu32 -A selftest=leak -e ^kslide-selftest:.16.passed,.0.failed -e '^kernel: umip=off kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img
-nokaslr: kptr_restrict=0 dmesg_restrict=0, leak checks still hold	-A 'nokaslr selftest=leak' -e 'kptr_restrict=0 dmesg_restrict=0' -e ^kslide-selftest:.16.passed,.0.failed $img
-nopti: ring 3 on the kernel's tables, and the closure and the audit say so	-F -A 'nopti selftest=leak' -e 'page-table isolation off' -e '^not ok 14 - leak: closure' -e '^not ok 15 - leak: user page-table audit' -e ^kslide-selftest:.14.passed,.2.failed $img
+selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.17.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img
+selftest=leak at 1G: the ACPI tables mapped above lowmem for the kernel alone	-c max -m 1G -A selftest=leak -e ^kslide-selftest:.17.passed,.0.failed $img
+selftest=leak without UMIP	-c qemu32 -A selftest=leak -e ^kslide-selftest:.17.passed,.0.failed -e '^kernel: umip=off kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img
+nokaslr: kptr_restrict=0 dmesg_restrict=0, leak checks still hold	-A 'nokaslr selftest=leak' -e 'kptr_restrict=0 dmesg_restrict=0' -e ^kslide-selftest:.17.passed,.0.failed $img
+nopti: ring 3 on the kernel's tables, and the closure and the audit say so	-F -A 'nopti selftest=leak' -e 'page-table isolation off' -e '^not ok 14 - leak: closure' -e '^not ok 15 - leak: user page-table audit' -e ^kslide-selftest:.15.passed,.2.failed $img
 selftest=syscall_bench	-A 'selftest=syscall_bench syscall_bench.calls=100' -e 'syscall_bench: 100 getpid round trips, exit status 0x0' $img
 panic_on_oops=1: the first guess at the kernel panics	-F -A selftest=panic_on_oops -e 'kernel panic: oops in pid [0-9]+ with panic_on_oops set' $img
 oops_limit=2: the second guess panics, not the first	-F -A selftest=oops_limit -e 'one oops: still running' -e 'kernel panic: oops limit reached .2.' $img

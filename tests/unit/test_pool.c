@@ -120,6 +120,23 @@ static void pool_is_wiped_after_keying_the_generator(void **state)
 	assert_memory_equal(&pool, &zero, sizeof(pool));
 }
 
+/* What the stub does once the last byte is drawn: nothing of key, counter or block stays. */
+static void generator_is_wiped_after_its_last_draw(void **state)
+{
+	(void)state;
+	struct mix_pool pool;
+	struct rng rng, zero;
+	uint8_t drawn[5];
+
+	memset(&zero, 0, sizeof(zero));
+	pool_init(&pool);
+	pool_mix(&pool, "secret", 6);
+	rng_init_from_pool(&rng, &pool);
+	rng_bytes(&rng, drawn, sizeof(drawn)); /* a block half handed out, as at the handoff */
+	rng_wipe(&rng);
+	assert_memory_equal(&rng, &zero, sizeof(rng));
+}
+
 static void same_input_gives_same_output(void **state)
 {
 	(void)state;
@@ -318,6 +335,7 @@ int main(void)
 		cmocka_unit_test(key_follows_the_documented_construction),
 		cmocka_unit_test(empty_input_still_finishes_with_the_length_block),
 		cmocka_unit_test(pool_is_wiped_after_keying_the_generator),
+		cmocka_unit_test(generator_is_wiped_after_its_last_draw),
 		cmocka_unit_test(same_input_gives_same_output),
 		cmocka_unit_test(output_is_not_all_zero),
 		cmocka_unit_test(every_single_bit_flip_changes_output),

@@ -209,7 +209,8 @@ FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
-FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
+FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \
+	boot/multiboot2.c lib/cmdline.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 # The decoders against the real libraries (docs/compression.md).

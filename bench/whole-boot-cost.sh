@@ -57,7 +57,8 @@ count() {
 		-serial "file:$work/$name.serial" </dev/null 2>"$work/qemu.err"
 	tsc=$(grep -a '^kslide-linux: tsc=' "$work/$name.serial" | tr -d '\r' | sed 's/.*tsc=//')
 	[ -n "$tsc" ] || {
-		echo "whole-boot-cost: $name: Linux did not reach init; serial log:" >&2
+		echo "whole-boot-cost: $name: no 'kslide-linux: tsc=' line from init" \
+			"(did Linux reach it?); serial log:" >&2
 		cat "$work/$name.serial" "$work/qemu.err" >&2
 		exit 1
 	}

@@ -10,8 +10,11 @@
 # "not ok N - NAME" and the last 30 lines of its errors (none with -q); with -s LABEL then
 # "LABEL: P passed, F failed". Fails if any boot failed.
 #
-# Boots at once: $JOBS, by default the machine's cores, and never more than -j MAX (for
-# callers whose guests are large).
+# Boots at once: $JOBS, by default twice the machine's cores, and never more than -j MAX (for
+# callers whose guests are large). Twice, because a TCG guest does not keep its core busy all
+# the time (QEMU's start, firmware waits, a refusal's seconds of waiting), and because on a
+# busy machine the scheduler shares the cores among runnable threads: beside two busy loops
+# on 2 cores, two boots get one core between them and four get 1.3 (docs/reliability.md).
 # The boots run at the caller's priority, never under nice: on a busy machine a niced check
 # gets a tenth of a core beside each ordinary process, and its time has no bound
 # (docs/reliability.md, "Fresh machines and busy ones").
@@ -42,7 +45,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] && [ -f "$1/cases" ] || { echo "parallel.sh: no cases file: ${1:-}/cases" >&2; exit 2; }
 work=$1
-jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+jobs=${JOBS:-$((2 * $(nproc 2>/dev/null || echo 2)))}
 [ -n "$max" ] && [ "$jobs" -gt "$max" ] && jobs=$max
 
 count=$(wc -l <"$work/cases")

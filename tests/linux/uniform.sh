@@ -27,7 +27,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uniform-linux.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 # The tests' Linux command line (tests/linux/cmdline).
-if ! JOBS=2 "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
+if ! "$here/boot-many.sh" "$n" "$work/lines" -a "$arch" -t 180 \
 	-A "$(cat "$here/cmdline")" -I "$initrd" "$@" "$image"; then
 	# What each failed boot printed: the harness's verdict and kslide's lines (its placement,
 	# for kslide.phys= on an image packed with --debug-placement), then the serial log from

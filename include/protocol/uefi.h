@@ -1,0 +1,52 @@
+/*
+ * UEFI and the PE32+ file it loads applications from. The PE/COFF fields from Microsoft's
+ * "PE Format" specification (the layout UEFI 2.10, section 2.1.1, requires of an image); the
+ * EFI status codes from UEFI 2.10 Appendix D. Offsets are in bytes, all little-endian. The
+ * container (tools/pack/container_efi.c) and the stub's EFI entry (boot/x86_64/efi_entry.S)
+ * take them from here.
+ */
+#ifndef KSLIDE_PROTOCOL_UEFI_H
+#define KSLIDE_PROTOCOL_UEFI_H
+
+#include "include/protocol/number.h"
+
+/* The DOS header: "MZ" at 0, the PE header's offset at 0x3c. */
+#define PE_DOS_MAGIC  0x5a4d
+#define PE_DOS_LFANEW 0x3c
+#define PE_SIGNATURE  PROTOCOL_U(0x00004550) /* "PE\0\0" */
+
+/* The COFF file header, right after the signature. */
+#define PE_COFF_SIZE		 20
+#define PE_MACHINE_AMD64	 0x8664
+#define PE_FILE_EXECUTABLE_IMAGE 0x0002
+#define PE_FILE_LARGE_ADDRESS	 0x0020
+#define PE_FILE_DEBUG_STRIPPED	 0x0200
+
+/* The PE32+ optional header, with its 16 data directories. */
+#define PE_OPT_MAGIC_PE32PLUS	     0x020b
+#define PE_OPT_SIZE		     240
+#define PE_OPT_DIRECTORIES	     16
+#define PE_OPT_CHECKSUM		     64 /* its offset in the optional header */
+#define PE_SUBSYSTEM_EFI_APPLICATION 10
+#define PE_IMAGE_BASE_ALIGN	     0x10000 /* "a multiple of 64 K" */
+#define PE_FILE_ALIGN		     512     /* the smallest FileAlignment */
+#define PE_SECTION_ALIGN	     4096
+
+/* A section header. */
+#define PE_SECTION_SIZE		40
+#define PE_SCN_CODE		PROTOCOL_U(0x00000020)
+#define PE_SCN_INITIALIZED_DATA PROTOCOL_U(0x00000040)
+#define PE_SCN_EXECUTE		PROTOCOL_U(0x20000000)
+#define PE_SCN_READ		PROTOCOL_U(0x40000000)
+#define PE_SCN_WRITE		PROTOCOL_U(0x80000000)
+
+/* EFI_STATUS: errors have the top bit set. */
+#define EFI_ERROR_BIT	PROTOCOL_U(0x8000000000000000)
+#define EFI_UNSUPPORTED (EFI_ERROR_BIT | 3)
+
+/* kslide's own: the x86-64 stub names its EFI entry (a 64-bit address as linked) after these
+ * 8 bytes (boot/x86_64/efi_header.S), for kslide-pack to point the PE's entry at it. */
+#define KSLIDE_EFI_MARK	     "KSEFI64"
+#define KSLIDE_EFI_MARK_SIZE 8 /* with its NUL */
+
+#endif

@@ -44,6 +44,22 @@
 #define EFI_ERROR_BIT	PROTOCOL_U(0x8000000000000000)
 #define EFI_UNSUPPORTED (EFI_ERROR_BIT | 3)
 
+/* EFI_MEMORY_DESCRIPTOR (UEFI 2.10, 7.2 GetMemoryMap): the firmware's descriptor size may be
+ * larger than these 40 bytes, and the map is read by that size. */
+#define EFI_MD_TYPE		 0
+#define EFI_MD_PHYSICAL_START	 8
+#define EFI_MD_NUMBER_OF_PAGES	 24
+#define EFI_MD_SIZE		 40
+#define EFI_PAGE_SIZE		 4096
+#define EFI_LOADER_CODE		 1
+#define EFI_LOADER_DATA		 2
+#define EFI_BOOT_SERVICES_CODE	 3
+#define EFI_BOOT_SERVICES_DATA	 4
+#define EFI_CONVENTIONAL_MEMORY	 7
+#define EFI_UNUSABLE_MEMORY	 8
+#define EFI_ACPI_RECLAIM_MEMORY	 9
+#define EFI_ACPI_MEMORY_NVS	 10
+
 /* kslide's own: the x86-64 stub names its EFI entry (a 64-bit address as linked) after these
  * 8 bytes (boot/x86_64/efi_header.S), for kslide-pack to point the PE's entry at it. */
 #define KSLIDE_EFI_MARK	     "KSEFI64"

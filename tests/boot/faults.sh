@@ -2,7 +2,8 @@
 # Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
 # kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
 # fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
-# compressed copies), then the one fault the boot loader itself catches.
+# compressed copies), then the one fault the boot loader itself catches, and a start by UEFI
+# firmware that the EFI entry hands back (uefi.sh).
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -80,4 +81,8 @@ else
 	sed 's/^/#  /' "$FAULTS/truncated.log"
 	status=1
 fi
+
+# Started by UEFI firmware: the EFI entry, not written past its refusal yet, hands the firmware
+# an error back instead of hanging (uefi.sh).
+"$here/uefi.sh" "$B" || status=1
 exit $status

@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make bench`: the figures of docs/results.md ("Benchmarks"), each printed by its tool:
 # relocation speed against memcpy, slot search growth, the stub's instructions at boot, what
-# packing adds to a kernel, and the decoders against the libraries. Fails if any fails.
+# packing adds to a kernel, the decoders against the libraries, and a PVH boot to init against
+# the same kernel booted directly. Fails if any fails.
 # usage: run.sh BUILD_DIR
 set -u
 B=$1
@@ -65,6 +66,16 @@ for k in 686 cloud-amd64; do
 done
 # shellcheck disable=SC2086 # a list of paths without spaces
 run "$B/bench/decode-bench" -r -n 10 $images
+
+echo "== 6. PVH: the whole boot to init, cloud-amd64's vmlinux directly and through kslide"
+if [ -f "$B/linux/cloud-amd64/vmlinuz" ] && [ -f "$B/linux/x86_64/initramfs.cpio" ]; then
+	"$B/bin/kslide-pack" --format pvh -o "$packed/cloud-amd64.pvh" \
+		"$B/linux/cloud-amd64/vmlinuz" 2>/dev/null &&
+		run "$here/whole-boot-cost.sh" -m 2G "$B/linux/cloud-amd64/vmlinuz" \
+			"$packed/cloud-amd64.pvh" "$B/linux/x86_64/initramfs.cpio"
+else
+	echo "bench: no Debian cloud-amd64 kernel in $B/linux (scripts/fetch-linux.sh): skipped"
+fi
 
 [ "$failed" -eq 0 ] && echo "bench: done" && exit 0
 echo "bench: some measurements failed" >&2

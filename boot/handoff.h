@@ -94,6 +94,7 @@ struct handoff_context {
 	struct kslide_bootinfo *bootinfo; /* what the stub did: bases, slots, entropy, seed */
 	const struct kernel_mapping *mapping;
 	memory_lender lend;     /* memory for the structures the handoff builds */
+	const struct phys_reader *mem; /* physical memory, for what the loader gave */
 	const char *why;        /* out, on error: what went wrong, for the console */
 };
 

@@ -92,21 +92,6 @@ static int fill_e820(struct handoff_context *ctx, uint8_t *zp, uint64_t acpi_pag
 	return KS_OK;
 }
 
-/*
- * The bytes of a Multiboot 1 command line before its arguments: QEMU's -kernel and GRUB's
- * `multiboot` put the kernel's path first ("/boot/kernel.img quiet"), which GRUB's `linux`
- * never gives Linux.
- */
-static size_t image_path_length(const char *s)
-{
-	size_t n = 0;
-	while (s[n] && s[n] != ' ')
-		n++;
-	while (s[n] == ' ')
-		n++;
-	return n;
-}
-
 /* Linux's command line is the loader's, without the stub's words (and a Multiboot 1
  * loader's image path), in place (below 4 GiB). */
 static int set_cmdline(struct handoff_context *ctx, uint8_t *zp, uint64_t empty_string)
@@ -116,7 +101,7 @@ static int set_cmdline(struct handoff_context *ctx, uint8_t *zp, uint64_t empty_
 	if (env->cmdline) {
 		size_t len = cmdline_remove_stub_words((char *)(uintptr_t)env->cmdline);
 		size_t path = env->loader_magic == MB1_BOOTLOADER_MAGIC
-				      ? image_path_length(env->cmdline) : 0;
+				      ? cmdline_image_path_length(env->cmdline) : 0;
 		len -= path;
 		uint32_t max = get32(zp + HDR_CMDLINE_SIZE);
 		if (max && len > max)

@@ -9,6 +9,10 @@
  * off, flat segments, A20 on, interrupts off. An x86-64 Multiboot kernel is run by this stub
  * too: its entry is 32-bit code, and it moves by one delta (kslide-pack's single slide).
  *
+ * A Multiboot 2-only kernel started through the image's Multiboot 1 header (QEMU's -kernel)
+ * gets Multiboot 2 information translated from the loader's (boot/multiboot1_to_2.c), then
+ * passed on as a Multiboot 2 loader's would be.
+ *
  * Multiboot 1 information is changed in place. Multiboot 2 information is copied into lent
  * memory, since the copy may grow by kslide's tag:
  *
@@ -17,6 +21,7 @@
  */
 #include "boot/handoff.h"
 #include "boot/multiboot1.h"
+#include "boot/multiboot1_to_2.h"
 #include "boot/multiboot2.h"
 #include "include/kslide/multiboot.h"
 #include "lib/cmdline.h"
@@ -55,9 +60,9 @@ static uint32_t copy_mb2_tags(uint8_t *dst, const uint8_t *info, uint64_t kernel
 	return out;
 }
 
-static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs)
+static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs, uint32_t info_addr)
 {
-	const uint8_t *info = (const uint8_t *)(uintptr_t)ctx->env->loader_info;
+	const uint8_t *info = (const uint8_t *)(uintptr_t)info_addr;
 	const uint32_t bootinfo_tag = MB2_TAG_HEADER + sizeof(*ctx->bootinfo);
 	uint64_t size = load_le32(info) + padded(bootinfo_tag) + MB2_TAG_HEADER;
 	uint64_t copy;
@@ -95,7 +100,17 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 	regs->edx = KSLIDE_BOOT_MAGIC;
 	regs->esi = regs->edi = regs->ebp = 0;
 	if (env->loader_magic == MB2_BOOTLOADER_MAGIC)
-		return pass_mb2(ctx, regs);
+		return pass_mb2(ctx, regs, env->loader_info);
+	if (ctx->image->flags & KSLIDE_IMAGE_MULTIBOOT2_KERNEL) {
+		/* A Multiboot 2-only kernel, started through the image's Multiboot 1 header: it
+		 * gets what GRUB's multiboot2 would have given it, then as from such a loader. */
+		uint64_t mb2;
+		int rc = multiboot1_to_2(ctx->mem, env->loader_info, ctx->lend, &mb2, &ctx->why);
+		if (rc != KS_OK)
+			return rc;
+		regs->eax = MB2_BOOTLOADER_MAGIC;
+		return pass_mb2(ctx, regs, (uint32_t)mb2);
+	}
 	uint8_t *info = (uint8_t *)(uintptr_t)env->loader_info;
 	store_le32(info, load_le32(info) & ~MB1_FLAGS_SYMBOLS);
 	return KS_OK;

@@ -151,6 +151,7 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 		.bootinfo = &boot_info,
 		.mapping = &mapping,
 		.lend = slots_lend,
+		.mem = &physical_memory,
 	};
 	if (handoff->enter(&ctx, &entry_regs) != KS_OK)
 		return stub_error(handoff->name, ctx.why ? ctx.why : "cannot enter the kernel");

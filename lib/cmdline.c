@@ -151,6 +151,16 @@ size_t cmdline_remove_stub_words(char *s)
 	return out;
 }
 
+size_t cmdline_image_path_length(const char *s)
+{
+	size_t n = 0;
+	while (s[n] && s[n] != ' ')
+		n++;
+	while (s[n] == ' ')
+		n++;
+	return n;
+}
+
 bool cmdline_next_stub_word(const char *cmdline, size_t len, size_t *pos, const char **word,
 			    size_t *word_len)
 {

@@ -37,6 +37,13 @@ bool cmdline_is_stub_word(const char *word, size_t len);
 size_t cmdline_remove_stub_words(char *s);
 
 /*
+ * The bytes before a Multiboot 1 command line's arguments: QEMU's -kernel and GRUB's
+ * `multiboot` put the kernel's path first ("/boot/kernel.img quiet"), which GRUB's `linux` and
+ * `multiboot2` never give. The first word and the spaces after it.
+ */
+size_t cmdline_image_path_length(const char *s);
+
+/*
  * Walks the stub's words of a command line: the next one at or after *pos (start at 0) in
  * *word and *word_len, *pos moved past it; false when there is none left.
  */

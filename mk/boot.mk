@@ -3,16 +3,19 @@
 # The stub's objects, found by glob: boot/*.c (policy, the ways in and out, tabled in
 # protocols.c) and the Multiboot headers in boot/x86/ for both arches, each arch's own folder
 # (its entry and mapping; x86-64's PVH header) first. The Multiboot handoff exists only on i386
-# so far, the PVH way in only on x86-64.
-STUB_ARCH_ONLY := boot/handoff_multiboot.c boot/loader_pvh.c
+# so far, and with it its translation of Multiboot 1 information for a Multiboot 2-only
+# kernel; the PVH way in only on x86-64.
+STUB_I386_ONLY := boot/handoff_multiboot.c boot/multiboot1_to_2.c boot/acpi_rsdp.c
+STUB_X86_64_ONLY := boot/loader_pvh.c
+STUB_ARCH_ONLY := $(STUB_I386_ONLY) $(STUB_X86_64_ONLY)
 STUB_COMMON_OBJS := $(patsubst %.S,%.o,$(wildcard boot/x86/*.S)) \
 	$(patsubst %.c,%.o,$(filter-out $(STUB_ARCH_ONLY),$(wildcard boot/*.c))) \
 	arch/x86/arch_ops.o arch/x86/serial.o
 stub_arch_objs = $(patsubst %.c,%.o,$(patsubst %.S,%.o,$(wildcard boot/$(1)/*.S boot/$(1)/*.c)))
 STUB_I386_OBJS := $(addprefix $(BUILD)/i386/obj/, $(call stub_arch_objs,i386) \
-	boot/handoff_multiboot.o $(STUB_COMMON_OBJS))
+	$(STUB_I386_ONLY:%.c=%.o) $(STUB_COMMON_OBJS))
 STUB_X86_64_OBJS := $(addprefix $(X86_64)/stub-obj/, $(call stub_arch_objs,x86_64) \
-	boot/loader_pvh.o $(STUB_COMMON_OBJS))
+	$(STUB_X86_64_ONLY:%.c=%.o) $(STUB_COMMON_OBJS))
 
 # One linker script for both stubs: the arch (i386, x86_64: the build directory's name) picks
 # the output format; -undef keeps gcc's own i386 macro from eating the word.

@@ -127,3 +127,6 @@ linux-side-by-side: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/bench/tbcount $(LINUX_KERNELS) $(LINUX_INITRAMFS)
 	$(Q)bench/linux-side-by-side.sh -n $(SIDE_BOOTS) $(BUILD)
+
+# make bench's whole boot to init (bench/whole-boot-cost.sh) reads the TSC init prints.
+BENCH_DEPS += $(LINUX_CACHE)/x86_64/initramfs.cpio

@@ -8,7 +8,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # Fakes and helpers shared by unit tests (the fake arch_ops, for instance).
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 # Freestanding-pure boot code that host tests exercise (boot-info parsing).
-UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c boot/uefi.c
+UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c \
+	boot/acpi_rsdp.c boot/multiboot1_to_2.c boot/uefi.c
 UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
@@ -219,7 +220,8 @@ FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
-FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c
+FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \
+	boot/multiboot2.c lib/cmdline.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
 FUZZ_SRCS_pvh := boot/pvh.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c

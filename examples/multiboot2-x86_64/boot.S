@@ -6,7 +6,9 @@
  * higher half, which calls kernel_main(magic, info). Nothing here knows of kslide.
  *
  * Two headers: Multiboot 2 for GRUB's multiboot2, and Multiboot 1 with the address fields
- * (the a.out kludge), the only way QEMU's -kernel loads an ELF64 file.
+ * (the a.out kludge), the only way QEMU's -kernel loads an ELF64 file. Built with
+ * MULTIBOOT2_ONLY (the Makefile's kernel-mb2) it has the first only, as kernels such as
+ * Dreamos64: QEMU's -kernel cannot load it, but it loads its packed image.
  */
 #define KERNEL_VMA 0xffffffff80000000
 #define MB2_MAGIC 0xE85250D6
@@ -47,6 +49,7 @@ mb2_start:
 	.long 8
 mb2_end:
 
+#ifndef MULTIBOOT2_ONLY
 	.p2align 2
 mb1_header:
 	.long MB1_MAGIC, MB1_FLAGS, -(MB1_MAGIC + MB1_FLAGS)
@@ -55,6 +58,7 @@ mb1_header:
 	.long _load_end_phys    /* load_end_addr */
 	.long _bss_end_phys     /* bss_end_addr */
 	.long _start            /* entry_addr */
+#endif
 
 	.section .boot.text, "ax"
 	.code32

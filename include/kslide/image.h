@@ -68,6 +68,10 @@
 /* The Multiboot handoff adds kslide's tag to the Multiboot 2 information (kslide-pack
  * --kslide-tag); without it the kernel gets the loader's tags only (include/kslide/multiboot.h) */
 #define KSLIDE_IMAGE_KSLIDE_TAG (1u << 2)
+/* The Multiboot kernel has only a Multiboot 2 header: started by a Multiboot 1 loader (the
+ * image carries both headers), the Multiboot handoff gives it Multiboot 2 information
+ * translated from the loader's (boot/multiboot1_to_2.h) */
+#define KSLIDE_IMAGE_MULTIBOOT2_KERNEL (1u << 3)
 
 
 struct kslide_image_header {

@@ -12,7 +12,10 @@
  *   - Multiboot 2: EBX points to a copy of the loader's information in memory the stub set
  *     aside, without ELF-sections tags, with the load base tag (if any) giving the kernel's
  *     new physical base, and with the tag below added if the image was packed with
- *     kslide-pack --kslide-tag.
+ *     kslide-pack --kslide-tag;
+ *   - a kernel with a Multiboot 2 header only, started through the image's Multiboot 1
+ *     header (every image has one, for QEMU's -kernel): EAX = 0x36d76289 and EBX = Multiboot
+ *     2 information translated from the loader's (boot/multiboot1_to_2.h), then as above.
  *
  * A kernel that wants to know what kslide did finds struct kslide_bootinfo
  * (include/kslide/bootinfo.h) two ways, both of which a kernel unaware of kslide can ignore

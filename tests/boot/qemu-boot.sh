@@ -10,6 +10,9 @@
 #   -S CPUS    give the machine this many CPUs (QEMU's -smp; default 1)
 #   -M MACHINE QEMU's machine type (default pc; q35 has the ICH9 chipset)
 #   -g PROP    a device property, as QEMU's -global takes it (repeatable)
+#   -i ICOUNT  QEMU's -icount: with shift=0,sleep=off the guest's TSC counts instructions, 1 GHz
+#              exactly, which Linux can be told (tsc_early_khz=1000000) where, as under
+#              microvm, it has no PIT, HPET or PM timer it can calibrate against reliably
 #   -W WAKES   the guest suspends to RAM: wake it each time QEMU reports it suspended (QMP
 #              system_wakeup, tests/boot/qmp-wake.py); the run must see at least WAKES
 #              wake-ups and exactly one kslide line (a wake that rebooted would print another)
@@ -34,7 +37,7 @@ set -u
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
 disc=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:W:R:FHDUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:i:W:R:FHDUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -50,6 +53,7 @@ $OPTARG" ;;
 	S) cpus=$OPTARG ;;
 	M) machine=$OPTARG ;;
 	g) globals="$globals -global $OPTARG" ;;
+	i) globals="$globals -icount $OPTARG" ;;
 	W) wakes=$OPTARG ;;
 	R) views=$OPTARG ;;
 	F) want=3 ;;
@@ -99,7 +103,7 @@ if [ -n "$wakes" ]; then
 	waker=$!
 	set -- "$@" -qmp "unix:$qmp_dir/qmp.sock,server=on,wait=on"
 fi
-# shellcheck disable=SC2086 # $globals is a list of words
+# shellcheck disable=SC2086 # $globals is a list of words (-global and -icount)
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M "$machine" -cpu "$cpu" \
 	-m "$mem" -smp "$cpus" $globals \
 	"$@" $vga -display none -monitor none -no-reboot \

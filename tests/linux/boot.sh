@@ -4,11 +4,11 @@
 # be the stub's virtual base and "Kernel code" its physical one (tests/boot/qemu-boot.sh -L).
 # Through QEMU's -kernel (the initramfs as -initrd, a Multiboot module) and through GRUB's
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
-# x86-64; cloud-amd64 also as a PVH ELF under QEMU's PVH loader (-M pc); nokaslr keeps both
-# kernels at their link base (cloud-amd64's compressed image ends below it; its uncompressed
-# one covers it, and is refused by name). The 686 packed with --debug-placement boots at chosen
-# bases, where tests/linux/entry-proof.sh stops it at its entry and judges its memory. Two boots
-# at a time.
+# x86-64; cloud-amd64 also as a PVH ELF under QEMU's PVH loader (-M pc and -M microvm); nokaslr
+# keeps both kernels at their link base (cloud-amd64's compressed image ends below it; its
+# uncompressed one covers it, and is refused by name). The 686 packed with --debug-placement
+# boots at chosen bases, where tests/linux/entry-proof.sh stops it at its entry and judges its
+# memory. Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
 # usage: boot.sh BUILD_DIR
 set -u
@@ -63,6 +63,13 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	# the start info's first module, and the stub enters Linux by its 64-bit boot protocol.
 	printf 'cloud-amd64, PVH (-kernel ELF), pc, max, 2G\t-c max -m 2G -A "%s" %s %s\n' \
 		"$CMDLINE" "-e '^kslide: loader=.* map=memmap '" \
+		"-L -a x86_64 -t 180 -I $L/x86_64/initramfs.cpio $L/cloud-amd64-pvh.img"
+	# Under microvm (qboot builds the start info) Linux has no HPET or PM timer, and its PIT
+	# calibration fails at times under TCG: with -icount shift=0,sleep=off the TSC counts
+	# instructions at exactly 1 GHz, and tsc_early_khz= tells Linux so (docs/microvm.md).
+	printf 'cloud-amd64, PVH (-kernel ELF), microvm, max, 2G\t-M %s -i %s %s -A "%s" %s %s\n' \
+		"microvm,x-option-roms=off,isa-serial=on,rtc=on" "shift=0,sleep=off" "-c max -m 2G" \
+		"tsc_early_khz=1000000 $CMDLINE" "-e '^kslide: loader=.* map=memmap '" \
 		"-L -a x86_64 -t 180 -I $L/x86_64/initramfs.cpio $L/cloud-amd64-pvh.img"
 	# Compressed (kslide-pack's default for it, zstd: 9 MiB at 1 MiB) the image ends below
 	# the link base, so nokaslr boots there; uncompressed (48 MiB) the stub refuses by name.

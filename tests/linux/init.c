@@ -7,6 +7,9 @@
  *   kslide-linux: usable=0x<start>-0x<end>,...   the boot memory map's RAM, [start, end)
  *   kslide-linux: initrd=0x<start>-0x<end>       where the initrd was, [start, end)
  *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
+ *   kslide-linux: tsc=0x<count>                  the TSC as init began (bench/whole-boot-cost.sh:
+ *                                                under -icount shift=0, the instructions run
+ *                                                since reset, plus the time skipped while halted)
  * from /sys/firmware/memmap (the e820 table as the kernel received it), the zero page
  * (/sys/kernel/boot_params/data) and /sys/firmware/efi, which exists only when the kernel
  * was handed an EFI system table. Freestanding, raw system calls, built for i386 and x86-64
@@ -301,6 +304,8 @@ void init_main(void)
 {
 	static char symbol[LINE_MAX_BYTES], iomem[LINE_MAX_BYTES];
 	static char text[32], first[32], last[32], report[160];
+	uint32_t tsc_low, tsc_high; /* first, so that init's own work is not counted */
+	__asm__ volatile("rdtsc" : "=a"(tsc_low), "=d"(tsc_high));
 	syscall5(SYS_MKDIR, (long)"/proc", PROC_MODE, 0, 0, 0);
 	if (syscall5(SYS_MOUNT, (long)"proc", (long)"/proc", (long)"proc", 0, 0) < 0) {
 		say("kslide-linux: error: cannot mount /proc\n");
@@ -339,6 +344,10 @@ void init_main(void)
 	say(efi >= 0 ? "kslide-linux: efi=yes\n" : "kslide-linux: efi=no\n");
 	if (efi >= 0)
 		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
+	at = append(report, "kslide-linux: tsc=");
+	at = append_hex(at, (uint64_t)tsc_high << 32 | tsc_low);
+	append(at, "\n");
+	say(report);
 	power_off();
 }
 

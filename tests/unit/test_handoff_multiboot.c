@@ -66,15 +66,27 @@ uint64_t mapping_address(const struct kernel_mapping *m, uint64_t offset)
 
 static uint8_t *lent_memory;
 static unsigned lend_calls;
+static uint64_t lent_used; /* as the stub's lender, each loan after the last, 4 KiB aligned */
 
 static int lend(uint64_t size, uint64_t *addr)
 {
 	lend_calls++;
-	if (!lent_memory || size > LOW_BYTES)
+	if (!lent_memory || size > LOW_BYTES - lent_used)
 		return KS_ENOSPC;
-	*addr = (uintptr_t)lent_memory;
+	*addr = (uintptr_t)lent_memory + lent_used;
+	lent_used += (size + 0xfff) & ~(uint64_t)0xfff;
 	return KS_OK;
 }
+
+/* Physical memory as the stub reads it, one to one; nothing below 1 MiB (no EBDA or BIOS ROM
+ * here: the RSDP search finds none). */
+static const void *read_phys(void *ctx, uint64_t addr, uint64_t len)
+{
+	(void)ctx;
+	return addr >= 0x100000 && len < 0x100000000 ? (const void *)(uintptr_t)addr : NULL;
+}
+
+static const struct phys_reader physical_memory = { read_phys, NULL };
 
 struct fixture {
 	struct kslide_image_header image;
@@ -98,8 +110,9 @@ static void setup(struct fixture *f, uint32_t magic, uint8_t *info, char *cmdlin
 	f->mapping = (struct kernel_mapping){ .phys = NEW_BASE, .virt = NEW_BASE };
 	f->ctx = (struct handoff_context){ .image = &f->image, .env = &f->env,
 					   .bootinfo = &f->bootinfo, .mapping = &f->mapping,
-					   .lend = lend };
+					   .lend = lend, .mem = &physical_memory };
 	lend_calls = 0;
+	lent_used = 0;
 }
 
 static void expect_registers(const struct fixture *f, uint32_t magic, uint32_t info)
@@ -134,6 +147,36 @@ static void test_multiboot1_in_place(void **state)
 	assert_string_equal(cmdline, KERNEL_WORDS);
 	assert_int_equal(lend_calls, 0);
 	munmap(mem, LOW_BYTES);
+	munmap(f, LOW_BYTES);
+}
+
+/* A Multiboot 2-only kernel started by a Multiboot 1 loader: the Multiboot 2 magic and
+ * information translated from the loader's, its command line without the stub's words nor
+ * the image path; the loader's information is left as it was, but for the stub's words. */
+static void test_multiboot2_kernel_under_multiboot1(void **state)
+{
+	(void)state;
+	uint8_t *mem = low(), *info = mem;
+	char *cmdline = (char *)mem + 0x1000;
+	strcpy(cmdline, "/boot/kernel.img " CMDLINE);
+	store_le32(info, MB1_FLAG_CMDLINE);
+	store_le32(info + MB1_CMDLINE, addr32(cmdline));
+	lent_memory = low();
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, MB1_BOOTLOADER_MAGIC, info, cmdline);
+	f->image.flags = KSLIDE_IMAGE_MULTIBOOT2_KERNEL;
+	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	assert_int_equal(f->regs.eax, MB2_BOOTLOADER_MAGIC);
+	assert_int_equal(f->regs.edx, KSLIDE_BOOT_MAGIC);
+	assert_true(f->regs.ebx >= addr32(lent_memory) && f->regs.ebx < addr32(lent_memory) + LOW_BYTES);
+	static struct boot_env seen;
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(multiboot2_parse(&physical_memory, f->regs.ebx, &seen), KS_OK);
+	assert_string_equal(seen.cmdline, KERNEL_WORDS);
+	assert_int_equal(seen.map_count, 0);
+	assert_int_equal(load_le32(info), MB1_FLAG_CMDLINE);
+	munmap(mem, LOW_BYTES);
+	munmap(lent_memory, LOW_BYTES);
 	munmap(f, LOW_BYTES);
 }
 
@@ -254,6 +297,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_multiboot1_in_place),
+		cmocka_unit_test(test_multiboot2_kernel_under_multiboot1),
 		cmocka_unit_test(test_multiboot2_copy_has_no_tag_of_kslides_by_default),
 		cmocka_unit_test(test_multiboot2_copy_has_kslides_tag_when_the_image_asks),
 		cmocka_unit_test(test_multiboot2_no_memory),

@@ -15,6 +15,7 @@
 #include "boot/bootenv.h"
 #include "boot/multiboot1.h"
 #include "lib/errors.h"
+#include "tests/unit/support/fake_memory.h"
 
 /*
  * Fake physical memory: MEM_SIZE bytes at MEM_BASE, nothing readable elsewhere. The info
@@ -52,11 +53,7 @@
 struct fake {
 	uint8_t mem[MEM_SIZE];
 	uint32_t next; /* bump allocator, offset into mem */
-	/* The reader hands out exact-length heap copies, so ASan catches reads past what the
-	 * parser asked for; they live until teardown because env keeps pointers into them. */
-	void **copies;
-	size_t copy_count, copy_cap;
-	struct phys_reader reader;
+	struct fake_memory phys; /* reads mem */
 	struct boot_env env;
 };
 
@@ -70,31 +67,13 @@ struct module_spec {
 	const char *cmdline; /* or NULL */
 };
 
-static const void *fake_read(void *ctx, uint64_t addr, uint64_t len)
-{
-	struct fake *f = ctx;
-	if (addr < MEM_BASE || addr - MEM_BASE > MEM_SIZE || len > MEM_SIZE - (addr - MEM_BASE))
-		return NULL;
-	if (f->copy_count == f->copy_cap) {
-		f->copy_cap = f->copy_cap ? 2 * f->copy_cap : 64;
-		f->copies = realloc(f->copies, f->copy_cap * sizeof(*f->copies));
-		assert_non_null(f->copies);
-	}
-	void *copy = malloc(len ? len : 1);
-	assert_non_null(copy);
-	memcpy(copy, f->mem + (addr - MEM_BASE), len);
-	f->copies[f->copy_count++] = copy;
-	return copy;
-}
-
 static int setup(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -1;
 	f->next = INFO_RESERVED;
-	f->reader.read = fake_read;
-	f->reader.ctx = f;
+	fake_memory_init(&f->phys, f->mem, MEM_BASE, MEM_SIZE);
 	*state = f;
 	return 0;
 }
@@ -102,9 +81,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fake *f = *state;
-	for (size_t i = 0; i < f->copy_count; i++)
-		free(f->copies[i]);
-	free(f->copies);
+	fake_memory_free(&f->phys);
 	free(f);
 	return 0;
 }
@@ -187,7 +164,7 @@ static uint32_t place_modules(struct fake *f, const struct module_spec *m, uint3
 
 static int parse(struct fake *f)
 {
-	return multiboot1_parse(&f->reader, INFO_ADDR, &f->env);
+	return multiboot1_parse(&f->phys.reader, INFO_ADDR, &f->env);
 }
 
 static void assert_avoided(const struct boot_env *env, uint64_t start, uint64_t length)
@@ -413,10 +390,10 @@ static void test_map_beyond_the_table_keeps_the_first_and_counts_the_rest(void *
 static void test_unreadable_info_is_a_format_error(void **state)
 {
 	struct fake *f = *state;
-	assert_int_equal(multiboot1_parse(&f->reader, UNREADABLE, &f->env), KS_EFORMAT);
-	assert_int_equal(multiboot1_parse(&f->reader, MEM_BASE - 4, &f->env), KS_EFORMAT);
+	assert_int_equal(multiboot1_parse(&f->phys.reader, UNREADABLE, &f->env), KS_EFORMAT);
+	assert_int_equal(multiboot1_parse(&f->phys.reader, MEM_BASE - 4, &f->env), KS_EFORMAT);
 	/* Starts inside memory, but the fields we read run off its end. */
-	assert_int_equal(multiboot1_parse(&f->reader, MEM_BASE + MEM_SIZE - 32, &f->env),
+	assert_int_equal(multiboot1_parse(&f->phys.reader, MEM_BASE + MEM_SIZE - 32, &f->env),
 			 KS_EFORMAT);
 }
 

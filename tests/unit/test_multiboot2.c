@@ -16,6 +16,7 @@
 #include "boot/bootenv.h"
 #include "boot/multiboot2.h"
 #include "lib/errors.h"
+#include "tests/unit/support/fake_memory.h"
 
 /*
  * Fake physical memory: MEM_SIZE bytes at MEM_BASE, nothing readable elsewhere. The info
@@ -68,10 +69,7 @@ enum {
 struct fake {
 	uint8_t mem[MEM_SIZE];
 	uint32_t next; /* where the next tag goes, offset into mem */
-	/* Exact-length heap copies per read, so ASan catches reads past what was asked. */
-	void **copies;
-	size_t copy_count, copy_cap;
-	struct phys_reader reader;
+	struct fake_memory phys; /* reads mem */
 	struct boot_env env;
 };
 
@@ -80,31 +78,13 @@ struct range {
 	uint32_t type;
 };
 
-static const void *fake_read(void *ctx, uint64_t addr, uint64_t len)
-{
-	struct fake *f = ctx;
-	if (addr < MEM_BASE || addr - MEM_BASE > MEM_SIZE || len > MEM_SIZE - (addr - MEM_BASE))
-		return NULL;
-	if (f->copy_count == f->copy_cap) {
-		f->copy_cap = f->copy_cap ? 2 * f->copy_cap : 64;
-		f->copies = realloc(f->copies, f->copy_cap * sizeof(*f->copies));
-		assert_non_null(f->copies);
-	}
-	void *copy = malloc(len ? len : 1);
-	assert_non_null(copy);
-	memcpy(copy, f->mem + (addr - MEM_BASE), len);
-	f->copies[f->copy_count++] = copy;
-	return copy;
-}
-
 static int setup(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -1;
 	f->next = 8; /* after total_size and reserved */
-	f->reader.read = fake_read;
-	f->reader.ctx = f;
+	fake_memory_init(&f->phys, f->mem, MEM_BASE, MEM_SIZE);
 	*state = f;
 	return 0;
 }
@@ -112,9 +92,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fake *f = *state;
-	for (size_t i = 0; i < f->copy_count; i++)
-		free(f->copies[i]);
-	free(f->copies);
+	fake_memory_free(&f->phys);
 	free(f);
 	return 0;
 }
@@ -222,7 +200,7 @@ static uint32_t finish(struct fake *f)
 
 static int parse(struct fake *f)
 {
-	return multiboot2_parse(&f->reader, INFO_ADDR, &f->env);
+	return multiboot2_parse(&f->phys.reader, INFO_ADDR, &f->env);
 }
 
 static void assert_avoided(const struct boot_env *env, uint64_t start, uint64_t length)
@@ -408,7 +386,7 @@ static void test_efi_descriptors_step_by_their_declared_size(void **state)
 	assert_int_equal(f->env.map_count, 4);
 	assert_map_entry(&f->env, 3, 0x808000, 0x8000, KSLIDE_MEM_USABLE);
 
-	memset(f, 0, offsetof(struct fake, copies));
+	memset(f, 0, offsetof(struct fake, phys));
 	memset(&f->env, 0, sizeof(f->env));
 	f->next = 8;
 	add_efi_mmap(f, ovmf_map, 4, 64); /* a future, larger descriptor */
@@ -565,12 +543,12 @@ static void test_unreadable_or_misplaced_info_is_rejected(void **state)
 {
 	struct fake *f = *state;
 	finish(f);
-	assert_int_equal(multiboot2_parse(&f->reader, UNREADABLE, &f->env), KS_EFORMAT);
+	assert_int_equal(multiboot2_parse(&f->phys.reader, UNREADABLE, &f->env), KS_EFORMAT);
 	assert_non_null(f->env.why);
 	memset(&f->env, 0, sizeof(f->env));
 	/* Not 8-byte aligned (the specification requires it). */
 	memcpy(f->mem + 4, f->mem, 16);
-	assert_int_equal(multiboot2_parse(&f->reader, INFO_ADDR + 4, &f->env), KS_EFORMAT);
+	assert_int_equal(multiboot2_parse(&f->phys.reader, INFO_ADDR + 4, &f->env), KS_EFORMAT);
 	assert_non_null(f->env.why);
 }
 

@@ -15,6 +15,7 @@
 #include "boot/bootenv.h"
 #include "boot/pvh.h"
 #include "lib/errors.h"
+#include "tests/unit/support/fake_memory.h"
 
 /*
  * Fake physical memory: MEM_SIZE bytes at MEM_BASE, nothing readable elsewhere.
@@ -37,28 +38,9 @@
 
 struct fake {
 	uint8_t mem[MEM_SIZE];
-	void **copies;
-	size_t copy_count, copy_cap;
-	struct phys_reader reader;
+	struct fake_memory phys; /* reads mem */
 	struct boot_env env;
 };
-
-static const void *fake_read(void *ctx, uint64_t addr, uint64_t len)
-{
-	struct fake *f = ctx;
-	if (addr < MEM_BASE || addr - MEM_BASE > MEM_SIZE || len > MEM_SIZE - (addr - MEM_BASE))
-		return NULL;
-	if (f->copy_count == f->copy_cap) {
-		f->copy_cap = f->copy_cap ? 2 * f->copy_cap : 64;
-		f->copies = realloc(f->copies, f->copy_cap * sizeof(*f->copies));
-		assert_non_null(f->copies);
-	}
-	void *copy = malloc(len ? len : 1);
-	assert_non_null(copy);
-	memcpy(copy, f->mem + (addr - MEM_BASE), len);
-	f->copies[f->copy_count++] = copy;
-	return copy;
-}
 
 static uint8_t *at(struct fake *f, uint64_t addr)
 {
@@ -100,8 +82,7 @@ static int setup(void **state)
 	struct fake *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -1;
-	f->reader.read = fake_read;
-	f->reader.ctx = f;
+	fake_memory_init(&f->phys, f->mem, MEM_BASE, MEM_SIZE);
 	uint8_t *info = at(f, INFO);
 	put32(info, 0x336ec578);
 	put32(info + 4, 1);
@@ -127,9 +108,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fake *f = *state;
-	for (size_t i = 0; i < f->copy_count; i++)
-		free(f->copies[i]);
-	free(f->copies);
+	fake_memory_free(&f->phys);
 	free(f);
 	return 0;
 }
@@ -137,7 +116,7 @@ static int teardown(void **state)
 static int parse(struct fake *f)
 {
 	memset(&f->env, 0, sizeof(f->env));
-	return pvh_parse(&f->reader, INFO, &f->env);
+	return pvh_parse(&f->phys.reader, INFO, &f->env);
 }
 
 static int avoided(const struct boot_env *env, uint64_t start, uint64_t length)
@@ -254,7 +233,7 @@ static void test_module_beyond_ram_is_refused_by_name(void **state)
 static void test_unreadable_parts_are_refused(void **state)
 {
 	struct fake *f = *state;
-	assert_int_equal(pvh_parse(&f->reader, UNREADABLE, &f->env), KS_EFORMAT);
+	assert_int_equal(pvh_parse(&f->phys.reader, UNREADABLE, &f->env), KS_EFORMAT);
 	assert_non_null(f->env.why);
 	put64(at(f, INFO) + 40, UNREADABLE);
 	expect_refusal(f, KS_EFORMAT, "memory map unreadable");

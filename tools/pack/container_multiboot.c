@@ -97,8 +97,7 @@ static int finish(uint8_t *image, size_t image_size, size_t stub_size,
 	return 0;
 }
 
-/* By the Multiboot 1 header, or the Multiboot 2 address tag of an image whose kernel has no
- * Multiboot 1 header (multiboot_requests_apply then clears the stub's). */
+/* By the Multiboot 1 header, which every image keeps, or else the Multiboot 2 address tag. */
 static int64_t load_address(const uint8_t *image, size_t size, size_t *image_at)
 {
 	*image_at = 0; /* the image is the file */

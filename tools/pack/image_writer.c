@@ -145,7 +145,9 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->header_size = sizeof(*h);
 	h->flags = (opt->nokaslr_default ? KSLIDE_IMAGE_NOKASLR_DEFAULT : 0) |
 		   (opt->debug_placement ? KSLIDE_IMAGE_DEBUG_PLACEMENT : 0) |
-		   (opt->kslide_tag ? KSLIDE_IMAGE_KSLIDE_TAG : 0);
+		   (opt->kslide_tag ? KSLIDE_IMAGE_KSLIDE_TAG : 0) |
+		   (opt->multiboot && opt->multiboot->mb2 && !opt->multiboot->mb1
+			    ? KSLIDE_IMAGE_MULTIBOOT2_KERNEL : 0);
 	h->arch = kernel_elf_stub_arch(k); /* the stub checks it is its own */
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;

@@ -249,9 +249,11 @@ int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct mult
 		if (r->mb1_flags & MB1_VIDEO_MODE)
 			for (int i = 0; i < MB1_HEADER_VIDEO_FIELDS; i++)
 				store_le32(h1 + MB1_HEADER_VIDEO + 4 * i, r->mb1_video[i]);
-	} else {
-		store_le32(h1, 0); /* no Multiboot 1 loader could start the kernel: none starts this */
 	}
+	/* Without a Multiboot 1 header of the kernel's the image keeps the stub's, as it asks
+	 * (page-aligned modules, memory information): QEMU's -kernel speaks only Multiboot 1, and
+	 * the stub gives the kernel Multiboot 2 information translated from what such a loader
+	 * gives (KSLIDE_IMAGE_MULTIBOOT2_KERNEL, boot/multiboot1_to_2.h). */
 	if (r->mb2)
 		return apply_mb2(image + mb2, r, err, err_cap);
 	store_le32(image + mb2, 0);

@@ -58,9 +58,10 @@ int multiboot_requests_read(const uint8_t *file, size_t len, struct multiboot_re
 			    char *err, size_t err_cap);
 
 /*
- * Make the image's stub headers ask what the kernel asked, and keep only the header kinds
- * the kernel has (a loader that could not start the kernel must not start its image).
- * 0, or -1 with a message.
+ * Make the image's stub headers ask what the kernel asked. The image always carries a
+ * Multiboot 1 header, which the stub translates from for a Multiboot 2-only kernel; a
+ * Multiboot 2 header only when the kernel has one (a Multiboot 1-only kernel's image is
+ * started by Multiboot 1 loaders only, as the kernel itself). 0, or -1 with a message.
  */
 int multiboot_requests_apply(uint8_t *image, size_t stub_size, const struct multiboot_requests *r,
 			     char *err, size_t err_cap);

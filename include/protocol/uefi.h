@@ -41,8 +41,29 @@
 #define PE_SCN_WRITE		PROTOCOL_U(0x80000000)
 
 /* EFI_STATUS: errors have the top bit set. */
-#define EFI_ERROR_BIT	PROTOCOL_U(0x8000000000000000)
-#define EFI_UNSUPPORTED (EFI_ERROR_BIT | 3)
+#define EFI_SUCCESS	      0
+#define EFI_ERROR_BIT	      PROTOCOL_U(0x8000000000000000)
+#define EFI_LOAD_ERROR	      (EFI_ERROR_BIT | 1)
+#define EFI_INVALID_PARAMETER (EFI_ERROR_BIT | 2)
+#define EFI_UNSUPPORTED	      (EFI_ERROR_BIT | 3)
+#define EFI_BUFFER_TOO_SMALL  (EFI_ERROR_BIT | 5)
+
+/* EFI_SYSTEM_TABLE (UEFI 2.10, 4.3): its signature "IBI SYST" and the boot services' table. */
+#define EFI_ST_SIGNATURE     PROTOCOL_U(0x5453595320494249)
+#define EFI_ST_BOOT_SERVICES 96
+
+/* EFI_BOOT_SERVICES (UEFI 2.10, 4.4): offsets of the functions the stub calls, each a
+ * pointer after the 24-byte table header. */
+#define EFI_BS_GET_MEMORY_MAP	  56
+#define EFI_BS_HANDLE_PROTOCOL	  152
+#define EFI_BS_EXIT_BOOT_SERVICES 232
+
+/* EFI_LOADED_IMAGE_PROTOCOL (UEFI 2.10, 9.1): where the firmware loaded the image, and its
+ * size (SizeOfImage), by the image's handle. */
+#define EFI_LOADED_IMAGE_GUID_LOW  PROTOCOL_U(0x11d295625b1b31a1) /* 5B1B31A1-9562-11d2- */
+#define EFI_LOADED_IMAGE_GUID_HIGH PROTOCOL_U(0x3b7269c9a0003f8e) /* 8E3F-00A0C969723B */
+#define EFI_LI_IMAGE_BASE	   64
+#define EFI_LI_IMAGE_SIZE	   72
 
 /* EFI_MEMORY_DESCRIPTOR (UEFI 2.10, 7.2 GetMemoryMap): the firmware's descriptor size may be
  * larger than these 40 bytes, and the map is read by that size. */

@@ -2,8 +2,9 @@
 # Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
 # kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
 # fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
-# compressed copies), then the one fault the boot loader itself catches, and a start by UEFI
-# firmware that the EFI entry hands back (uefi.sh).
+# compressed copies), then the one fault the boot loader itself catches, and starts by UEFI
+# firmware (uefi.sh): the reference kernels as BOOTX64.EFI, and damaged images refused, handed
+# back to the firmware before ExitBootServices.
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,7 +83,7 @@ else
 	status=1
 fi
 
-# Started by UEFI firmware: the EFI entry, not written past its refusal yet, hands the firmware
-# an error back instead of hanging (uefi.sh).
+# Started by UEFI firmware: the reference kernels pass; a damaged image is refused, with an
+# error handed back to the firmware while its boot services run (uefi.sh).
 "$here/uefi.sh" "$B" || status=1
 exit $status

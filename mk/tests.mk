@@ -23,6 +23,8 @@ $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, pol
 	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
+# The EFI exit's retry runs against a fake firmware.
+$(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).

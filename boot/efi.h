@@ -20,6 +20,10 @@ typedef uint64_t EFIAPI (*efi_get_memory_map_fn)(uint64_t *map_size, void *map, 
 typedef uint64_t EFIAPI (*efi_exit_boot_services_fn)(uint64_t image_handle, uint64_t key);
 typedef uint64_t EFIAPI (*efi_handle_protocol_fn)(uint64_t handle, const void *guid,
 						  void **interface);
+typedef uint64_t EFIAPI (*efi_locate_protocol_fn)(const void *guid, void *registration,
+						  void **interface);
+typedef uint64_t EFIAPI (*efi_get_rng_fn)(void *rng, const void *algorithm, uint64_t length,
+					  void *value);
 
 /* The firmware's boot services the stub calls; host tests put fakes here. */
 struct efi_calls {
@@ -47,6 +51,10 @@ extern uint8_t efi_boot_services_exited;
 /* Called by efi_entry.S on the stub's own stack, the stub moved to where it runs: fill the
  * handover and the boot_entry and run stub_main. NULL when the kernel must not run. */
 const struct entry_regs *efi_main(uint64_t image_handle, uint64_t system_table);
+
+/* Read the firmware's EFI_RNG_PROTOCOL, if it has one, into the words the entropy source
+ * efirng serves (arch/x86/arch_ops.h); while boot services run. Nothing when it has none. */
+void efi_rng_read(uint64_t system_table);
 
 /*
  * GetMemoryMap into 'buffer' (capacity bytes), then ExitBootServices with its key; when the

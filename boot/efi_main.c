@@ -40,6 +40,9 @@ const struct entry_regs *efi_main(uint64_t image_handle, uint64_t system_table)
 	entry.magic = 0; /* UEFI has no magic register */
 	entry.info = (uintptr_t)&handover;
 	entry.image_start = (uintptr_t)_image_start;
+	/* Read the firmware's generator now: stub_main gathers entropy only after
+	 * ExitBootServices, when the firmware can no longer be asked. */
+	efi_rng_read(system_table);
 	return stub_main(&entry);
 }
 

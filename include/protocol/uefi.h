@@ -57,6 +57,13 @@
 #define EFI_BS_GET_MEMORY_MAP	  56
 #define EFI_BS_HANDLE_PROTOCOL	  152
 #define EFI_BS_EXIT_BOOT_SERVICES 232
+#define EFI_BS_LOCATE_PROTOCOL	  320
+
+/* EFI_RNG_PROTOCOL (UEFI 2.10, 37.5): GetRNG(This, Algorithm, Length, Value) after GetInfo;
+ * Algorithm NULL takes the firmware's default. */
+#define EFI_RNG_GUID_LOW  PROTOCOL_U(0x433deade3152bca5) /* 3152BCA5-EADE-433D- */
+#define EFI_RNG_GUID_HIGH PROTOCOL_U(0x441f29dc1cc02e86) /* 862E-C01CDC291F44 */
+#define EFI_RNG_GET_RNG	  8
 
 /* EFI_LOADED_IMAGE_PROTOCOL (UEFI 2.10, 9.1): where the firmware loaded the image, and its
  * size (SizeOfImage), by the image's handle. */

@@ -10,6 +10,7 @@
 #   -S CPUS    give the machine this many CPUs (QEMU's -smp; default 1)
 #   -M MACHINE QEMU's machine type (default pc; q35 has the ICH9 chipset)
 #   -g PROP    a device property, as QEMU's -global takes it (repeatable)
+#   -d DEVICE  a device, as QEMU's -device takes it (repeatable): virtio-rng-pci, say
 #   -i ICOUNT  QEMU's -icount: with shift=0,sleep=off the guest's TSC counts instructions, 1 GHz
 #              exactly, which Linux can be told (tsc_early_khz=1000000) where, as under
 #              microvm, it has no PIT, HPET or PM timer it can calibrate against reliably
@@ -39,7 +40,7 @@ set -u
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
 disc=false esp=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:i:W:R:FHDEUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -55,6 +56,7 @@ $OPTARG" ;;
 	S) cpus=$OPTARG ;;
 	M) machine=$OPTARG ;;
 	g) globals="$globals -global $OPTARG" ;;
+	d) globals="$globals -device $OPTARG" ;;
 	i) globals="$globals -icount $OPTARG" ;;
 	W) wakes=$OPTARG ;;
 	R) views=$OPTARG ;;
@@ -110,7 +112,7 @@ if [ -n "$wakes" ]; then
 	waker=$!
 	set -- "$@" -qmp "unix:$qmp_dir/qmp.sock,server=on,wait=on"
 fi
-# shellcheck disable=SC2086 # $globals is a list of words (-global and -icount)
+# shellcheck disable=SC2086 # $globals is a list of words (-global, -device and -icount)
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M "$machine" -cpu "$cpu" \
 	-m "$mem" -smp "$cpus" $globals \
 	"$@" $vga -display none -monitor none -no-reboot \

@@ -6,6 +6,8 @@
 #   - The x86-64 reference kernels (kernel model and PIE), twice each: the stub reads the EFI
 #     memory map it exits boot services with, and the kernel passes its self-check at the
 #     stub's base, in its half of the address space (qemu-boot.sh -E).
+#   - With a virtio-rng device, OVMF's EFI_RNG_PROTOCOL answers: the stub reads it before
+#     ExitBootServices and credits it as the source efirng (credit-rule.py judges the credit).
 #   - A byte of the relocation table flipped, which the image's CRC-32 covers: the stub
 #     refuses on COM1 before ExitBootServices and returns EFI_LOAD_ERROR to the firmware,
 #     which must report the start as failed with that status ("Load Error") and go on to its
@@ -41,6 +43,15 @@ for k in kernel:0xffffffff kernel-pie:0xffff[89a-f]; do
 		fi
 	done
 done
+
+# shellcheck disable=SC2086 # $pass is a list of options
+if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -d virtio-rng-pci $pass \
+	-e 'entropy=[a-z,]*efirng credited=' "$D/kernel-pie.efi"); then
+	echo "ok - UEFI: with virtio-rng, EFI_RNG_PROTOCOL credited as efirng: $line"
+else
+	echo "not ok - UEFI: with virtio-rng, no efirng on the kslide line"
+	status=1
+fi
 
 python3 "$here/patch-image.py" "$D/kernel.efi" "$D/payload.efi" --flip payload:4096 || exit 1
 if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -H \

@@ -10,7 +10,7 @@
 /* The ways in. Numbers, not an enum, so that the entry code can store them. */
 #define BOOT_PROTOCOL_MULTIBOOT1 1
 #define BOOT_PROTOCOL_MULTIBOOT2 2
-/* Kept for the entry to come, so that its number never moves: UEFI's PE entry (3). */
+#define BOOT_PROTOCOL_UEFI	 3 /* x86-64 only: the PE's entry (boot/x86_64/efi_entry.S) */
 #define BOOT_PROTOCOL_PVH 4 /* x86-64 only: the PVH ELF note's entry (boot/x86_64/pvh_header.S) */
 
 /* Offsets of struct boot_entry, for the entry code. */
@@ -27,6 +27,7 @@
 enum boot_protocol {
 	boot_protocol_multiboot1 = BOOT_PROTOCOL_MULTIBOOT1,
 	boot_protocol_multiboot2 = BOOT_PROTOCOL_MULTIBOOT2,
+	boot_protocol_uefi = BOOT_PROTOCOL_UEFI,
 	boot_protocol_pvh = BOOT_PROTOCOL_PVH,
 };
 
@@ -40,7 +41,9 @@ struct boot_entry {
 	 * for a handoff that passes it on; PVH has none, and its entry stores its protocol's
 	 * magic here (boot/x86_64/entry.S), the start info's own being the parser's to check. */
 	uint32_t magic;
-	uint64_t info; /* what the loader gave: Multiboot's information, PVH's start info (EBX) */
+	/* What the loader gave: Multiboot's information, PVH's start info (EBX); UEFI's image
+	 * handle and system table, in struct efi_handover (boot/efi.h). */
+	uint64_t info;
 	uint64_t image_start; /* where the stub image's first byte lies in memory */
 };
 

@@ -27,7 +27,8 @@ struct boot_loader {
 
 extern const struct boot_loader loader_multiboot1;
 extern const struct boot_loader loader_multiboot2;
-extern const struct boot_loader loader_pvh; /* x86-64 only */
+extern const struct boot_loader loader_pvh;  /* x86-64 only */
+extern const struct boot_loader loader_uefi; /* x86-64 only */
 
 /* The loader of the entry's protocol (boot/protocols.c), or NULL. */
 const struct boot_loader *boot_loader_for(const struct boot_entry *entry);

@@ -15,6 +15,8 @@ static const struct boot_loader *const loaders[] = {
 #ifdef __x86_64__
 	/* PVH monitors start x86-64 kernels, from an ELF64 (boot/x86_64/pvh_header.S). */
 	&loader_pvh,
+	/* UEFI firmware starts the PE of kslide-pack --format efi in long mode. */
+	&loader_uefi,
 #endif
 };
 

@@ -34,6 +34,8 @@ SECTIONS
 	.multiboot2 : { KEEP(*(.multiboot2)) }
 	/* x86-64's PVH note (boot/x86_64/pvh_header.S): a word kslide-pack fills, so unchecked. */
 	.pvh : { KEEP(*(.pvh)) }
+	/* x86-64's EFI mark (boot/x86_64/efi_header.S), for kslide-pack --format efi. */
+	.efi : { KEEP(*(.efi)) }
 	.kslide_header : { KEEP(*(.kslide_header)) }
 	/* From here to _stub_end the entry code checks itself (boot/x86/self_check.h), its own
 	 * few instructions first. */

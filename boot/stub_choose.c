@@ -14,6 +14,7 @@
 #include "lib/cpu.h"
 #include "lib/errors.h"
 #include "lib/uniform.h"
+#include "lib/wipe.h"
 
 /* Everything the loader told us goes into the pool too, credited nothing. */
 static void mix_boot_env(struct mix_pool *pool)
@@ -31,6 +32,9 @@ void choose_gather_entropy(struct rng *rng, struct entropy_report *report)
 	cpu_probe(&x86_arch_ops, &cpu);
 	pool_init(&pool);
 	entropy_gather(&x86_arch_ops, &cpu, options_entropy_sources(), &pool, report);
+	/* The firmware's words are in the pool now (or not allowed): no copy stays behind in
+	 * the stub's image, which the kernel may read. */
+	wipe(arch_firmware_rng, sizeof(arch_firmware_rng));
 	mix_boot_env(&pool);
 	rng_init_from_pool(rng, &pool);
 }

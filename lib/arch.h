@@ -23,6 +23,10 @@ struct arch_ops {
 	/* One RDRAND/RDSEED attempt: returns the carry flag (true = *out is valid). */
 	bool (*rdrand32)(void *ctx, uint32_t *out);
 	bool (*rdseed32)(void *ctx, uint32_t *out);
+	/* 32 random bits the firmware handed over before the caller took the machine (UEFI's
+	 * EFI_RNG_PROTOCOL), each served once: true and *out valid while some remain. NULL
+	 * where no firmware can have given any. */
+	bool (*firmware_rng32)(void *ctx, uint32_t *out);
 	/* Time-stamp counter. Only called when CPUID reported TSC. */
 	uint64_t (*rdtsc)(void *ctx);
 	/* Legacy port I/O, for the i8254 PIT and the CMOS RTC. */

@@ -1,4 +1,5 @@
-/* Early-boot entropy gathering from RDSEED, RDRAND, the TSC, the i8254 PIT and the CMOS RTC. */
+/* Early-boot entropy gathering from RDSEED, RDRAND, the TSC, the i8254 PIT, the CMOS RTC and
+ * the bytes UEFI's EFI_RNG_PROTOCOL gave. */
 #include "lib/entropy.h"
 
 /*
@@ -17,6 +18,9 @@
  *           PIT is read in instruction time too: its steps alternate between two values
  *           in a fixed pattern, which steady_clock recognizes.
  *   RTC      0: the wall-clock time is guessable to within seconds. Mixed, never credited.
+ *   EFIRNG  16 bits per 32-bit sample (half), as RDSEED: the firmware's generator (OVMF:
+ *           the host's, through virtio-rng; on hardware often RDRAND behind a DRBG), whose
+ *           source the stub cannot see. 8 samples, read before ExitBootServices.
  *
  * A source that looks stuck (see hwrng_stuck) is not "answered" and credits 0. The total is
  * capped at the 256 bits of the pool key.
@@ -26,6 +30,8 @@
 #define TSC_MAX_CREDIT 8u
 #define PIT_MAX_CREDIT 4u
 #define RTC_CREDIT 0u
+#define EFIRNG_BITS_PER_SAMPLE 16u
+#define EFIRNG_ATTEMPTS 1u /* the bytes were read once, before the stub ran: no retry */
 #define POOL_MAX_CREDIT 256u /* bits in the pool key (CHACHA20_KEY_WORDS * 32) */
 
 /* 32-bit samples taken from RDSEED or RDRAND. */
@@ -98,6 +104,8 @@ const char *entropy_source_name(enum entropy_source source)
 		return "pit";
 	case ENTROPY_RTC:
 		return "rtc";
+	case ENTROPY_EFIRNG:
+		return "efirng";
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}
@@ -304,9 +312,12 @@ static struct outcome rtc_gather(const struct arch_ops *arch, struct mix_pool *p
 	return o;
 }
 
-static uint32_t present_sources(const struct cpu_features *cpu)
+static uint32_t present_sources(const struct arch_ops *arch, const struct cpu_features *cpu)
 {
 	uint32_t present = ENTROPY_BIT(ENTROPY_PIT) | ENTROPY_BIT(ENTROPY_RTC);
+
+	if (arch->firmware_rng32)
+		present |= ENTROPY_BIT(ENTROPY_EFIRNG);
 
 	if (cpu->rdseed)
 		present |= ENTROPY_BIT(ENTROPY_RDSEED);
@@ -333,6 +344,9 @@ static struct outcome ask(const struct arch_ops *arch, enum entropy_source s,
 		return pit_gather(arch, pool);
 	case ENTROPY_RTC:
 		return rtc_gather(arch, pool);
+	case ENTROPY_EFIRNG:
+		return hwrng_gather(arch, arch->firmware_rng32, EFIRNG_ATTEMPTS,
+				    EFIRNG_BITS_PER_SAMPLE, pool);
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}
@@ -342,7 +356,7 @@ static struct outcome ask(const struct arch_ops *arch, enum entropy_source s,
 void entropy_gather(const struct arch_ops *arch, const struct cpu_features *cpu,
 		    uint32_t allowed, struct mix_pool *pool, struct entropy_report *report)
 {
-	report->present = present_sources(cpu) & allowed & ENTROPY_ALL;
+	report->present = present_sources(arch, cpu) & allowed & ENTROPY_ALL;
 	report->answered = 0;
 	report->credited_bits = 0;
 	for (int s = 0; s < ENTROPY_SOURCE_COUNT; s++) {

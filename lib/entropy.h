@@ -18,6 +18,7 @@ enum entropy_source {
 	ENTROPY_RDTSC,
 	ENTROPY_PIT,
 	ENTROPY_RTC,
+	ENTROPY_EFIRNG, /* bytes from UEFI's EFI_RNG_PROTOCOL, read before ExitBootServices */
 	ENTROPY_SOURCE_COUNT
 };
 
@@ -31,7 +32,7 @@ struct entropy_report {
 	uint32_t credited[ENTROPY_SOURCE_COUNT]; /* per source */
 };
 
-/* "rdseed", "rdrand", "rdtsc", "pit", "rtc"; NULL for an unknown value. */
+/* "rdseed", "rdrand", "rdtsc", "pit", "rtc", "efirng"; NULL for an unknown value. */
 const char *entropy_source_name(enum entropy_source source);
 
 /*

@@ -9,7 +9,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 # Freestanding-pure boot code that host tests exercise (boot-info parsing).
 UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c \
-	boot/acpi_rsdp.c boot/multiboot1_to_2.c
+	boot/acpi_rsdp.c boot/multiboot1_to_2.c boot/uefi.c
 UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 
@@ -23,6 +23,8 @@ $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, pol
 	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
+# The EFI exit's retry runs against a fake firmware.
+$(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).

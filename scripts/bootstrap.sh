@@ -64,6 +64,9 @@ need grub-efi-amd64-bin test -f /usr/lib/grub/x86_64-efi/multiboot2.mod
 need xorriso has xorriso
 need mtools has mformat
 need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
+# The PE checksum's oracle for kslide-pack --format efi (tests/pack/errors.sh): osslsigncode
+# computes it itself (binutils' objdump prints it but does not check it).
+need osslsigncode has osslsigncode
 # kslide-pack decompresses Linux bzImage payloads; the Linux tests read them again with the
 # lz4 and zstd programs.
 need zlib1g-dev header '#include <zlib.h>'

@@ -11,9 +11,10 @@
  * because the stub lies below 4 GiB wherever it is loaded (the Multiboot2 header keeps it
  * below 2 GiB); PC-relative ones need nothing. Every field must lie in the self-checked part
  * of the stub ([_stub_checked_start, _stub_end)) and hold an address inside the image, or
- * the build fails: the loaders' header words (.multiboot, .multiboot2, x86-64's .pvh) are the
- * only fields left as linked, since the loader has read them already (and a PVH monitor loads
- * the stub at its link address, where they are right).
+ * the build fails: the loaders' header words (.multiboot, .multiboot2, x86-64's .pvh, and its
+ * .efi mark, which only kslide-pack reads) are the only fields left as linked, since the
+ * loader has read them already (and a PVH monitor loads the stub at its link address, where
+ * they are right).
  *
  * The offsets are the same bytes at any link address, so the stub links twice, as the kernel
  * does for kallsyms: with an empty table, then with the table of that link. The table sits at
@@ -187,7 +188,7 @@ static void add_field(struct stub *s, Elf *elf, const GElf_Shdr *target, uint64_
 		/* The loaders' header words: read by the loader, never used as addresses after. */
 		const char *name = section_name(elf, target);
 		if (name && (!strcmp(name, ".multiboot") || !strcmp(name, ".multiboot2") ||
-			     !strcmp(name, ".pvh")))
+			     !strcmp(name, ".pvh") || !strcmp(name, ".efi")))
 			return;
 		die(s->path, "a relocation at 0x%llx in %s lies before the self-checked stub",
 		    (unsigned long long)at, name ? name : "?");

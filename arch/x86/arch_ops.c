@@ -49,12 +49,27 @@ static void op_outb(void *ctx, uint16_t port, uint8_t value)
 	outb(port, value);
 }
 
+uint32_t arch_firmware_rng[ARCH_FIRMWARE_RNG_WORDS];
+uint32_t arch_firmware_rng_words;
+
+static bool op_firmware_rng32(void *ctx, uint32_t *out)
+{
+	(void)ctx;
+	static uint32_t served;
+	if (served >= arch_firmware_rng_words || served >= ARCH_FIRMWARE_RNG_WORDS)
+		return false;
+	*out = arch_firmware_rng[served];
+	arch_firmware_rng[served++] = 0;
+	return true;
+}
+
 const struct arch_ops x86_arch_ops = {
 	.ctx = 0,
 	.cpuid_present = op_cpuid_present,
 	.cpuid = op_cpuid,
 	.rdrand32 = op_rdrand32,
 	.rdseed32 = op_rdseed32,
+	.firmware_rng32 = op_firmware_rng32,
 	.rdtsc = op_rdtsc,
 	.inb = op_inb,
 	.outb = op_outb,

@@ -34,4 +34,21 @@
 2:	xorl %ebp, %ebp
 .endm
 
+/* The same in long mode, for the EFI entry (boot/x86_64/efi_entry.S), which finds the table
+ * and the image RIP-relative; still 32-bit adds, so the image must lie below 4 GiB. EBP =
+ * the distance. Clobbers RCX, RDX, RSI, RDI. */
+.macro STUB_RELOCATE_SELF64
+	testl %ebp, %ebp
+	jz 2f
+	leaq stub_relocs(%rip), %rsi
+	leaq _image_start(%rip), %rdi
+	movl (%rsi), %ecx
+	jrcxz 2f
+1:	addq $4, %rsi
+	movl (%rsi), %edx
+	addl %ebp, (%rdi,%rdx)
+	loop 1b
+2:	xorl %ebp, %ebp
+.endm
+
 #endif

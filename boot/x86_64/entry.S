@@ -126,6 +126,10 @@ long_mode:
 	popfq
 	leaq stub_boot_entry(%rip), %rdi
 	call stub_main
+	/* The EFI entry joins here (boot/x86_64/efi_entry.S): long mode, the stub's GDT and
+	 * stack, interrupts off, RAX = stub_main's answer. */
+	.globl stub_enter_kernel
+stub_enter_kernel:
 	testq %rax, %rax
 	jz refused
 	/* Load what C chose (32-bit moves zero-extend), RSI (the pointer) last, and jump to the
@@ -147,21 +151,29 @@ gdt:
 	.quad 0x00af9a000000ffff /* 0x10: 64-bit code: L, P, DPL 0, execute/read */
 	.quad 0x00cf92000000ffff /* 0x18: flat data: P, DPL 0, read/write */
 gdt_end:
+	/* A 64-bit base, for the EFI entry's lgdt in long mode; 32-bit mode reads its low half. */
+	.globl stub_gdt_pointer
+stub_gdt_pointer:
 gdt_pointer:
 	.word gdt_end - gdt - 1
-	.long gdt
+	.quad gdt
 no_long_mode_message:
 	.asciz "kslide: error: this CPU has no long mode; an x86-64 kernel cannot run\n"
 
 	.bss
 	.p2align 12
+	/* Also the EFI way in's identity map, once it leaves the firmware's (boot/efi_main.c). */
+	.globl stub_page_tables, stub_page_tables_end
+stub_page_tables:
 pml4:
 	.skip PAGE_SIZE
 pdpt:
 	.skip PAGE_SIZE
 pds:
 	.skip IDENTITY_GIB * PAGE_SIZE
+stub_page_tables_end:
 	.p2align 4
+	.globl stack_top
 stack_bottom:
 	.skip STACK_BYTES
 stack_top:

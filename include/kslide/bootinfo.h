@@ -50,6 +50,7 @@
 #define KSLIDE_ENTROPY_RDTSC (1u << 2)
 #define KSLIDE_ENTROPY_PIT (1u << 3)
 #define KSLIDE_ENTROPY_RTC (1u << 4)
+#define KSLIDE_ENTROPY_EFIRNG (1u << 5)
 
 /* Memory map entry types (Multiboot/e820 numbering). */
 #define KSLIDE_MEM_USABLE 1u

@@ -5,7 +5,8 @@ The timing sources' credit depends on how busy the host is (TCG's TSC and PIT ar
 clock), so a test may not expect a given figure. What the stub does promise, whatever the
 host (lib/entropy.c's credit policy, boot/stub_report.c's report_check_credit):
   - the credit lies within the bounds of the sources that answered: RDSEED 16 and RDRAND 8
-    bits per 32-bit sample, 8 samples each (QEMU's never run dry, so all 8 are taken), the
+    bits per 32-bit sample, EFI_RNG_PROTOCOL's (efirng) 16, 8 samples each (QEMU's never run
+    dry, and the firmware's are read whole before the stub runs, so all 8 are taken), the
     TSC at most 8, the PIT at most 4, the RTC nothing, the total at most 256;
   - on a randomized boot with some credit, the warning "C bits of entropy credited, fewer
     than the X.YY bits of the possible bases" appears exactly when C < log2(slots x vslots),
@@ -20,7 +21,7 @@ import re
 import sys
 
 HWRNG_SAMPLES = 8
-PER_SAMPLE = {"rdseed": 16, "rdrand": 8}
+PER_SAMPLE = {"rdseed": 16, "rdrand": 8, "efirng": 16}
 TIMING_MAX = {"rdtsc": 8, "pit": 4, "rtc": 0}
 POOL_MAX = 256
 # log2 as the stub computes it (lib/log2.h: fixed point) is within this of the true value.

@@ -2,7 +2,9 @@
 # Fault injection at boot (docs/reliability.md): damaged images, machines without room for the
 # kernel, modules covering RAM, absurd command lines. Builds the damaged inputs, runs
 # fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
-# compressed copies), then the one fault the boot loader itself catches.
+# compressed copies), then the one fault the boot loader itself catches, and starts by UEFI
+# firmware (uefi.sh): the reference kernels as BOOTX64.EFI, and damaged images refused, handed
+# back to the firmware before ExitBootServices.
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -80,4 +82,8 @@ else
 	sed 's/^/#  /' "$FAULTS/truncated.log"
 	status=1
 fi
+
+# Started by UEFI firmware: the reference kernels pass; a damaged image is refused, with an
+# error handed back to the firmware while its boot services run (uefi.sh).
+"$here/uefi.sh" "$B" || status=1
 exit $status

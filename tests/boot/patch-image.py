@@ -5,7 +5,8 @@ Operations apply in order; the payload's word sums (lib/word_sums.h) are recompu
 --sums and the header's CRC-32 (zlib's, the same IEEE CRC as lib/crc32.c; it covers the
 header, sums included, so --sums comes first) only with --crc, so a test chooses whether a
 checksum or a later check must catch the damage. Header layout: include/kslide/image.h;
-Multiboot a.out-kludge header at offset 0; in a PVH ELF, the image its PT_LOAD loads.
+Multiboot a.out-kludge header at offset 0; in a PVH ELF, the image its PT_LOAD loads; in a PE
+(--format efi), the image its section holds.
 
 usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
@@ -184,12 +185,28 @@ def pvh_split(data):
     return data[:p_offset], data[p_offset:]
 
 
+def pe_split(data):
+    """A PE (kslide-pack --format efi): its headers, and the image its one section holds
+    (docs/format.md). The PE checksum is left as it was: UEFI firmware does not check it."""
+    lfanew, = struct.unpack_from("<I", data, 0x3C)
+    opt_size, = struct.unpack_from("<H", data, lfanew + 4 + 16)
+    section = lfanew + 4 + 20 + opt_size
+    raw_at, = struct.unpack_from("<I", data, section + 20)
+    return data[:raw_at], data[raw_at:]
+
+
+def container_split(data):
+    """The container's own bytes and the image inside: a PVH ELF's or a PE's; any other
+    file is all image."""
+    return pe_split(data) if data[:2] == b"MZ" else pvh_split(data)
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) > 1 else 2
     img = bytearray(open(argv[1], "rb").read())
-    prefix, img = pvh_split(img)
+    prefix, img = container_split(img)
     hdr = img.find(MAGIC)
     if hdr < 0 or hdr % 8:
         die(argv[1] + ": no kslide header")

@@ -4,12 +4,13 @@
 # exit status 1). Prints the kslide line on success; prints the log on failure.
 #
 # usage: qemu-boot.sh [-a i386|x86_64] [-c CPU] [-m MEM] [-A APPEND] [-e REGEX]... [-t SECS]
-#                     [-l LOG] [-D [-U]] IMAGE
+#                     [-l LOG] [-D [-U] | -E] IMAGE
 #   -e REGEX   the serial log must also match this extended regex (repeatable)
 #   -N REGEX   ... and must not match this one (repeatable)
 #   -S CPUS    give the machine this many CPUs (QEMU's -smp; default 1)
 #   -M MACHINE QEMU's machine type (default pc; q35 has the ICH9 chipset)
 #   -g PROP    a device property, as QEMU's -global takes it (repeatable)
+#   -d DEVICE  a device, as QEMU's -device takes it (repeatable): virtio-rng-pci, say
 #   -i ICOUNT  QEMU's -icount: with shift=0,sleep=off the guest's TSC counts instructions, 1 GHz
 #              exactly, which Linux can be told (tsc_early_khz=1000000) where, as under
 #              microvm, it has no PIT, HPET or PM timer it can calibrate against reliably
@@ -28,6 +29,8 @@
 #   -D         IMAGE is a bootable ISO (scripts/mkiso.sh): boot it from CD-ROM through the
 #              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
 #   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
+#   -E         IMAGE is an EFI application (kslide-pack --format efi): OVMF starts it as
+#              \EFI\BOOT\BOOTX64.EFI from an ESP, a FAT directory (QEMU's fat: driver)
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 #   -L         a Linux kernel with the tests' initramfs (tests/linux/init.c): the pass is init's
 #              "kslide-linux:" line, whose _text must be the stub's base and whose "Kernel
@@ -35,9 +38,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
+disc=false esp=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:i:W:R:FHDUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -53,6 +56,7 @@ $OPTARG" ;;
 	S) cpus=$OPTARG ;;
 	M) machine=$OPTARG ;;
 	g) globals="$globals -global $OPTARG" ;;
+	d) globals="$globals -device $OPTARG" ;;
 	i) globals="$globals -icount $OPTARG" ;;
 	W) wakes=$OPTARG ;;
 	R) views=$OPTARG ;;
@@ -60,6 +64,7 @@ $OPTARG" ;;
 	H) want=0 refusal=true ;;
 	D) disc=true ;;
 	U) uefi=true arch=x86_64 ;;
+	E) esp=true uefi=true arch=x86_64 ;;
 	V) vga="-vga std" ;;
 	L) linux=true want=0 ;;
 	*) exit 2 ;;
@@ -78,22 +83,26 @@ if [ -z "$log" ]; then
 	log=$(mktemp "${TMPDIR:-/tmp}/kslide-boot.XXXXXX")
 	own_log=$log
 fi
-vars="" qmp_dir=""
+vars="" qmp_dir="" esp_dir=""
 trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"
-	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"' EXIT
+	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"; [ -n "$esp_dir" ] && rm -rf "$esp_dir"' EXIT
 
-if $disc; then
+if $esp; then
+	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
+	mkdir -p "$esp_dir/EFI/BOOT" && cp "$image" "$esp_dir/EFI/BOOT/BOOTX64.EFI" || exit 2
+	set -- -drive "file=fat:rw:$esp_dir,format=raw"
+elif $disc; then
 	set -- -cdrom "$image"
-	if $uefi; then
-		# The firmware writes its variables: each boot gets its own copy of the template.
-		vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") || exit 2
-		cp "$OVMF_VARS" "$vars" || exit 2
-		set -- -drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
-			-drive "if=pflash,format=raw,file=$vars" "$@"
-	fi
 else
 	set -- -kernel "$image" -append "$append"
 	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
+fi
+if $uefi; then
+	# The firmware writes its variables: each boot gets its own copy of the template.
+	vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") || exit 2
+	cp "$OVMF_VARS" "$vars" || exit 2
+	set -- -drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+		-drive "if=pflash,format=raw,file=$vars" "$@"
 fi
 waker=""
 if [ -n "$wakes" ]; then
@@ -103,7 +112,7 @@ if [ -n "$wakes" ]; then
 	waker=$!
 	set -- "$@" -qmp "unix:$qmp_dir/qmp.sock,server=on,wait=on"
 fi
-# shellcheck disable=SC2086 # $globals is a list of words (-global and -icount)
+# shellcheck disable=SC2086 # $globals is a list of words (-global, -device and -icount)
 timeout "$timeout" "qemu-system-$arch" -nodefaults -accel tcg -M "$machine" -cpu "$cpu" \
 	-m "$mem" -smp "$cpus" $globals \
 	"$@" $vga -display none -monitor none -no-reboot \

@@ -780,7 +780,32 @@ expect_fail "--handoff multiboot for an x86-64 kernel without a Multiboot entry"
 expect_fail "--handoff of an unknown name" "unknown handoff 'linus' for --handoff (known:" \
 	--handoff linus "$G"
 expect_fail "--format of an unknown name" \
-	"unknown container 'pe' for --format (known: multiboot, pvh)" --format pe "$G"
+	"unknown container 'pe' for --format (known: multiboot, pvh, efi)" --format pe "$G"
+expect_fail "--format efi for an i386 kernel: no EFI entry in its stub" \
+	"the i386 stub has no EFI entry: --format efi is for x86-64 kernels" --format efi "$G"
+# --format efi: objdump (binutils) must read a PE32+ EFI application (subsystem 10) whose one
+# section puts the image at the stub's link address (1 MiB) from one page into the file, with
+# 4 KiB section and 512-byte file alignment, SizeOfImage the section's end rounded up to a page,
+# the entry inside the section; osslsigncode must find the PE checksum it computes itself.
+if "$PACK" --format efi -o "$T/k.efi" "$B/x86_64/kernel.elf" 2>"$T/stderr" &&
+	objdump -x "$T/k.efi" >"$T/efi.x" && osslsigncode verify -in "$T/k.efi" >"$T/efi.v" 2>&1;
+	grep -q 'file format pei-x86-64' "$T/efi.x" && grep -Eq '^Magic[[:space:]]+020b' "$T/efi.x" &&
+	grep -Eq '^Subsystem[[:space:]]+0000000a[[:space:]]+\(EFI application\)' "$T/efi.x" &&
+	grep -Eq '^SectionAlignment[[:space:]]+00001000' "$T/efi.x" &&
+	grep -Eq '^FileAlignment[[:space:]]+00000200' "$T/efi.x" &&
+	sect=$(objdump -h "$T/k.efi" | awk '$2 == ".text" { print $3, $4, $6 }') &&
+	set -- $sect && [ $((0x$2)) -eq $((0x100000)) ] && [ $((0x$3)) -eq 4096 ] &&
+	[ $(stat -c %s "$T/k.efi") -eq $((4096 + 0x$1)) ] && [ $((0x$1 % 512)) -eq 0 ] &&
+	base=$(awk '$1 == "ImageBase" { print $2 }' "$T/efi.x") &&
+	size=$(awk '$1 == "SizeOfImage" { print $2 }' "$T/efi.x") &&
+	[ $((0x$size)) -eq $(((0x$2 + 0x$1 - 0x$base + 4095) / 4096 * 4096)) ] &&
+	entry=$(sed -n 's/^start address 0x\([0-9a-f]*\)$/\1/p' "$T/efi.x") &&
+	[ $((0x$entry)) -gt $((0x$2)) ] && [ $((0x$entry)) -lt $((0x$2 + 0x$1)) ] &&
+	grep -q '^PE checksum *: ' "$T/efi.v" && ! grep -qi 'invalid PE checksum' "$T/efi.v"; then
+	ok "--format efi: a PE32+ EFI application that loads the image at 1 MiB, entered at 0x$entry, its checksum right"
+else
+	not_ok "--format efi" "refused, or not the PE described: $(grep -i checksum "$T/efi.v" | tr '\n' ' ')"
+fi
 expect_fail "--format pvh for an i386 kernel: no PVH entry in its stub" \
 	"the i386 stub has no PVH entry: --format pvh is for x86-64 kernels" --format pvh "$G"
 # --format pvh: readelf (binutils, not ours) must read an ELF64 whose PT_LOAD puts the image at

@@ -69,6 +69,28 @@ static void with_rtc(struct machine *m)
 	m->f.uip_polls = 3;
 }
 
+/* The words UEFI's EFI_RNG_PROTOCOL gave, served once each as the x86 hook does. */
+static uint32_t firmware_words[8];
+static unsigned firmware_count, firmware_served;
+
+static bool fake_firmware_rng32(void *ctx, uint32_t *out)
+{
+	(void)ctx;
+	if (firmware_served >= firmware_count)
+		return false;
+	*out = firmware_words[firmware_served++];
+	return true;
+}
+
+static void with_firmware_rng(struct machine *m, unsigned words)
+{
+	m->ops.firmware_rng32 = fake_firmware_rng32;
+	for (unsigned i = 0; i < 8; i++)
+		firmware_words[i] = 0x9e3779b9u * (i + 1);
+	firmware_count = words;
+	firmware_served = 0;
+}
+
 static void everything(struct machine *m)
 {
 	bare(m);
@@ -77,6 +99,7 @@ static void everything(struct machine *m)
 	with_tsc(m);
 	with_pit(m);
 	with_rtc(m);
+	with_firmware_rng(m, 8);
 }
 
 static void gather(struct machine *m, uint32_t allowed)
@@ -103,6 +126,7 @@ static void names_match_the_documented_strings(void **state)
 	assert_string_equal(entropy_source_name(ENTROPY_RDTSC), "rdtsc");
 	assert_string_equal(entropy_source_name(ENTROPY_PIT), "pit");
 	assert_string_equal(entropy_source_name(ENTROPY_RTC), "rtc");
+	assert_string_equal(entropy_source_name(ENTROPY_EFIRNG), "efirng");
 	assert_null(entropy_source_name(ENTROPY_SOURCE_COUNT));
 	assert_null(entropy_source_name((enum entropy_source)42));
 }
@@ -152,7 +176,9 @@ static void every_working_source_is_credited_by_policy(void **state)
 	assert_int_equal(m.r.credited[ENTROPY_RDTSC], 8);
 	assert_int_equal(m.r.credited[ENTROPY_PIT], 4);
 	assert_int_equal(m.r.credited[ENTROPY_RTC], 0);
-	assert_int_equal(m.r.credited_bits, 128 + 64 + 8 + 4);
+	assert_int_equal(m.r.credited[ENTROPY_EFIRNG], 8 * 16);
+	/* 128 + 64 + 8 + 4 + 128, capped at the pool key's 256 bits. */
+	assert_int_equal(m.r.credited_bits, 256);
 	assert_int_equal(m.f.rdseed.calls, 8);
 	assert_int_equal(m.f.rdrand.calls, 8);
 	assert_int_equal(m.f.tsc_calls, 64);
@@ -184,7 +210,9 @@ static void sources_cpuid_does_not_report_are_not_asked(void **state)
 	everything(&m);
 	m.cpu.rdseed = m.cpu.rdrand = m.cpu.tsc = false;
 	gather(&m, ENTROPY_ALL);
-	assert_int_equal(m.r.present, ENTROPY_BIT(ENTROPY_PIT) | ENTROPY_BIT(ENTROPY_RTC));
+	/* The firmware's words are no CPU feature: still asked. */
+	assert_int_equal(m.r.present, ENTROPY_BIT(ENTROPY_PIT) | ENTROPY_BIT(ENTROPY_RTC) |
+					      ENTROPY_BIT(ENTROPY_EFIRNG));
 	assert_int_equal(m.f.rdseed.calls + m.f.rdrand.calls + m.f.tsc_calls, 0);
 }
 
@@ -630,6 +658,63 @@ static void rtc_time_reaches_the_pool(void **state)
 	assert_true(fa != fb);
 }
 
+static void efirng_words_are_credited_half_and_reach_the_pool(void **state)
+{
+	(void)state;
+	struct machine m;
+	uint64_t fa, fb;
+
+	bare(&m);
+	with_firmware_rng(&m, 8);
+	gather(&m, ENTROPY_BIT(ENTROPY_EFIRNG));
+	assert_int_equal(m.r.answered, ENTROPY_BIT(ENTROPY_EFIRNG));
+	assert_int_equal(m.r.credited[ENTROPY_EFIRNG], 8 * 16);
+	assert_int_equal(m.r.credited_bits, 8 * 16);
+	fa = fingerprint(&m);
+	bare(&m);
+	with_firmware_rng(&m, 8);
+	firmware_words[7] ^= 1;
+	gather(&m, ENTROPY_BIT(ENTROPY_EFIRNG));
+	fb = fingerprint(&m);
+	assert_true(fa != fb);
+}
+
+static void efirng_without_a_firmware_hook_is_not_present(void **state)
+{
+	(void)state;
+	struct machine m;
+
+	bare(&m);
+	gather(&m, ENTROPY_ALL);
+	assert_false(m.r.present & ENTROPY_BIT(ENTROPY_EFIRNG));
+}
+
+static void efirng_with_no_words_given_answers_nothing(void **state)
+{
+	(void)state;
+	struct machine m;
+
+	bare(&m);
+	with_firmware_rng(&m, 0);
+	gather(&m, ENTROPY_ALL);
+	assert_true(m.r.present & ENTROPY_BIT(ENTROPY_EFIRNG));
+	assert_int_equal(m.r.answered, 0);
+	assert_int_equal(m.r.credited[ENTROPY_EFIRNG], 0);
+}
+
+static void efirng_repeating_a_word_is_stuck_and_credits_nothing(void **state)
+{
+	(void)state;
+	struct machine m;
+
+	bare(&m);
+	with_firmware_rng(&m, 8);
+	firmware_words[3] = firmware_words[2];
+	gather(&m, ENTROPY_BIT(ENTROPY_EFIRNG));
+	assert_int_equal(m.r.answered, 0);
+	assert_int_equal(m.r.credited_bits, 0);
+}
+
 static void rdseed_values_reach_the_pool(void **state)
 {
 	(void)state;
@@ -704,6 +789,10 @@ int main(void)
 		cmocka_unit_test(rtc_stuck_in_update_is_not_answered_and_polling_is_bounded),
 		cmocka_unit_test(rtc_reading_all_ones_is_not_answered),
 		cmocka_unit_test(rtc_time_reaches_the_pool),
+		cmocka_unit_test(efirng_words_are_credited_half_and_reach_the_pool),
+		cmocka_unit_test(efirng_without_a_firmware_hook_is_not_present),
+		cmocka_unit_test(efirng_with_no_words_given_answers_nothing),
+		cmocka_unit_test(efirng_repeating_a_word_is_stuck_and_credits_nothing),
 		cmocka_unit_test(rdseed_values_reach_the_pool),
 		cmocka_unit_test(same_machine_gives_same_pool),
 	};

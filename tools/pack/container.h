@@ -3,7 +3,8 @@
  * payload, relocation table, handoff data; include/kslide/image.h, docs/format.md) is the same
  * whatever the container; a container is how a loader is told to load it and where to enter:
  * a flat Multiboot image, whose headers the stub carries (container_multiboot.c), or an ELF
- * for PVH monitors, whose headers come before the image in the file (container_pvh.c). Each
+ * for PVH monitors, whose headers come before the image in the file (container_pvh.c), or a
+ * PE32+ EFI application for UEFI firmware, the same way (container_efi.c). Each
  * container is one file filling a struct container, tabled in containers.c and chosen by
  * kslide-pack --format NAME.
  *
@@ -25,6 +26,8 @@ struct container {
 	/* Bytes of the container's own before the packed image in the file (headers the loader
 	 * reads but does not load); 0 when the image starts the file. */
 	size_t prefix;
+	/* The file is padded with zeros to a multiple of this many bytes; 0 for none. */
+	size_t file_align;
 	/* The codec without --compress: KSLIDE_CODEC_* or PACK_CODEC_AUTO (tools/pack/compress.h). */
 	int codec_default;
 	/*
@@ -42,6 +45,8 @@ struct container {
 	 */
 	int (*finish)(uint8_t *file, size_t file_size, size_t stub_size,
 		      const struct pack_options *opt, char *err, size_t err_cap);
+	/* Last, once the image is sealed: what covers the whole file (a PE's checksum); or NULL. */
+	void (*seal)(uint8_t *file, size_t file_size);
 	/* Where a loader puts the packed image in this file (size bytes), with *image_at the
 	 * image's offset in the file; or -1 when the file is not in this container. */
 	int64_t (*load_address)(const uint8_t *file, size_t size, size_t *image_at);
@@ -49,6 +54,7 @@ struct container {
 
 extern const struct container container_multiboot;
 extern const struct container container_pvh;
+extern const struct container container_efi;
 
 /* The container --format names, or NULL. */
 const struct container *container_find(const char *name);

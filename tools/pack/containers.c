@@ -7,6 +7,7 @@
 static const struct container *const containers[] = {
 	&container_multiboot, /* the default: the first */
 	&container_pvh,
+	&container_efi,
 };
 
 #define COUNT (sizeof(containers) / sizeof(containers[0]))
@@ -40,12 +41,17 @@ const struct container *container_at(size_t i)
 	return i < COUNT ? containers[i] : NULL;
 }
 
+/* The containers whose headers start the file first: a PE keeps the stub's Multiboot headers
+ * (container_efi.c), and its own magic at offset 0 says more than one found inside. */
 int64_t container_load_address(const uint8_t *file, size_t size, size_t *image_at)
 {
-	for (size_t i = 0; i < COUNT; i++) {
-		int64_t at = containers[i]->load_address(file, size, image_at);
-		if (at >= 0)
-			return at;
-	}
+	for (int headed = 1; headed >= 0; headed--)
+		for (size_t i = 0; i < COUNT; i++) {
+			if ((containers[i]->prefix > 0) != headed)
+				continue;
+			int64_t at = containers[i]->load_address(file, size, image_at);
+			if (at >= 0)
+				return at;
+		}
 	return -1;
 }

@@ -232,17 +232,22 @@ static int store_parts(const struct kernel_elf *k, const struct pack_options *op
 	return rc ? -1 : 0;
 }
 
-/* The file's bytes: 'prefix' zeroes for the container's own headers, then the image: the
- * stub, the stored payload, table and handoff data; or NULL. */
+/* The file's bytes (file_size of them, zeros past the image): 'prefix' zeroes for the
+ * container's own headers, then the image: the stub, the stored payload, table and handoff
+ * data; or NULL. */
 static uint8_t *assemble(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 			 const struct pack_options *opt, const struct stored_parts *p,
-			 struct image_layout *l, size_t prefix)
+			 struct image_layout *l, const struct container *c, size_t *file_size)
 {
+	size_t prefix = c->prefix;
 	l->payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
 	l->relocs_offset = l->payload_offset + l->payload_stored_size;
 	l->data_offset = l->relocs_offset + l->relocs_stored_size;
 	l->total = l->data_offset + opt->handoff_data_size;
-	uint8_t *file = calloc(1, prefix + l->total);
+	*file_size = prefix + l->total;
+	if (c->file_align)
+		*file_size = (*file_size + c->file_align - 1) / c->file_align * c->file_align;
+	uint8_t *file = calloc(1, *file_size);
 	if (!file)
 		return NULL;
 	uint8_t *img = file + prefix;
@@ -299,18 +304,21 @@ int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k
 	struct image_layout l;
 	if (store_parts(k, opt, &parts, &l, &out->early_reloc_count, err, err_cap))
 		return -1;
-	uint8_t *file = assemble(stub, stub_size, k, opt, &parts, &l, c->prefix);
+	size_t file_size;
+	uint8_t *file = assemble(stub, stub_size, k, opt, &parts, &l, c, &file_size);
 	stored_parts_free(&parts);
 	if (!file)
 		return pack_fail(err, err_cap, "out of memory");
 	/* The container's headers first: the kslide header's sums cover none of them. */
-	if (c->finish(file, c->prefix + l.total, stub_size, opt, err, err_cap) ||
+	if (c->finish(file, file_size, stub_size, opt, err, err_cap) ||
 	    seal(file + c->prefix, (size_t)kh, stub_size, k, opt, &l, err, err_cap)) {
 		free(file);
 		return -1;
 	}
+	if (c->seal)
+		c->seal(file, file_size);
 	out->bytes = file;
-	out->size = c->prefix + l.total;
+	out->size = file_size;
 	out->image_at = c->prefix;
 	out->relocs_size = l.relocs_size;
 	out->relocs_stored_size = l.relocs_stored_size;

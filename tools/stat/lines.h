@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LINE_SOURCES_MAX 64 /* "rdseed,rdrand,rdtsc,pit,rtc" and room to spare */
+#define LINE_SOURCES_MAX 64 /* "rdseed,rdrand,rdtsc,pit,rtc,efirng" and room */
 
 /* "kslide: base=0x<virt> phys=0x<phys> slots=N [vslots=N] align=0x<A> [valign=0x<A>]
  *  entropy=SRC,SRC credited=K" */

@@ -1,0 +1,77 @@
+/*
+ * The stub as an EFI application (x86-64): what the PE entry (boot/x86_64/efi_entry.S) hands
+ * the C side, and the few firmware calls the stub makes. The firmware's functions follow the
+ * Microsoft x64 ABI (UEFI 2.10, 2.3.4.2), hence ms_abi on every pointer: gcc then passes
+ * RCX, RDX, R8, R9, reserves the 32 bytes of shadow space and keeps RSP 16-byte aligned at
+ * each call. Offsets into the firmware's tables come from include/protocol/uefi.h.
+ */
+#ifndef KSLIDE_BOOT_EFI_H
+#define KSLIDE_BOOT_EFI_H
+
+#include <stdint.h>
+
+#include "boot/handoff.h"
+#include "include/protocol/uefi.h"
+
+#define EFIAPI __attribute__((ms_abi))
+
+typedef uint64_t EFIAPI (*efi_get_memory_map_fn)(uint64_t *map_size, void *map, uint64_t *key,
+						 uint64_t *desc_size, uint32_t *desc_version);
+typedef uint64_t EFIAPI (*efi_exit_boot_services_fn)(uint64_t image_handle, uint64_t key);
+typedef uint64_t EFIAPI (*efi_handle_protocol_fn)(uint64_t handle, const void *guid,
+						  void **interface);
+typedef uint64_t EFIAPI (*efi_locate_protocol_fn)(const void *guid, void *registration,
+						  void **interface);
+typedef uint64_t EFIAPI (*efi_get_rng_fn)(void *rng, const void *algorithm, uint64_t length,
+					  void *value);
+
+/* The firmware's boot services the stub calls; host tests put fakes here. */
+struct efi_calls {
+	efi_get_memory_map_fn get_memory_map;
+	efi_exit_boot_services_fn exit_boot_services;
+	efi_handle_protocol_fn handle_protocol;
+};
+
+/* What the UEFI way in carries from the entry to its loader (boot/loader_uefi.c): struct
+ * boot_entry's info points here. The map fields are filled when boot services exit. */
+struct efi_handover {
+	uint64_t image_handle;
+	uint64_t system_table;
+	struct efi_calls calls;
+	const uint8_t *map; /* the memory map ExitBootServices was called with */
+	uint64_t map_size;
+	uint64_t desc_size;
+	uint32_t desc_version;
+};
+
+/* Set once ExitBootServices has succeeded: from then on a refusal cannot return to the
+ * firmware, and the entry resets the machine instead (efi_entry.S reads it). */
+extern uint8_t efi_boot_services_exited;
+
+/* Called by efi_entry.S on the stub's own stack, the stub moved to where it runs: fill the
+ * handover and the boot_entry and run stub_main. NULL when the kernel must not run. */
+const struct entry_regs *efi_main(uint64_t image_handle, uint64_t system_table);
+
+/* Read the firmware's EFI_RNG_PROTOCOL, if it has one, into the words the entropy source
+ * efirng serves (arch/x86/arch_ops.h); while boot services run. Nothing when it has none. */
+void efi_rng_read(uint64_t system_table);
+
+/*
+ * GetMemoryMap into 'buffer' (capacity bytes), then ExitBootServices with its key; when the
+ * firmware answers EFI_INVALID_PARAMETER (the map changed since it was read: UEFI 2.10, 7.4
+ * ExitBootServices), read the map again and retry, up to EFI_EXIT_ATTEMPTS times. On success
+ * fills h's map fields and returns KS_OK; else a negative error and *why.
+ */
+#define EFI_EXIT_ATTEMPTS 4
+int efi_exit_boot_services(struct efi_handover *h, uint8_t *buffer, uint64_t capacity,
+			   const char **why);
+
+/*
+ * Leave the firmware for good: efi_exit_boot_services into the stub's own buffer, inside its
+ * image (so the image's avoided range covers it), then interrupts off and the stub's own
+ * identity map of the first 4 GiB, so that nothing the firmware owned is still in use when
+ * the stub hands its memory out.
+ */
+int efi_leave_firmware(struct efi_handover *h, const char **why);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * UEFI and the PE32+ file it loads applications from. The PE/COFF fields from Microsoft's
+ * "PE Format" specification (the layout UEFI 2.10, section 2.1.1, requires of an image); the
+ * EFI status codes from UEFI 2.10 Appendix D. Offsets are in bytes, all little-endian. The
+ * container (tools/pack/container_efi.c) and the stub's EFI entry (boot/x86_64/efi_entry.S)
+ * take them from here.
+ */
+#ifndef KSLIDE_PROTOCOL_UEFI_H
+#define KSLIDE_PROTOCOL_UEFI_H
+
+#include "include/protocol/number.h"
+
+/* The DOS header: "MZ" at 0, the PE header's offset at 0x3c. */
+#define PE_DOS_MAGIC  0x5a4d
+#define PE_DOS_LFANEW 0x3c
+#define PE_SIGNATURE  PROTOCOL_U(0x00004550) /* "PE\0\0" */
+
+/* The COFF file header, right after the signature. */
+#define PE_COFF_SIZE		 20
+#define PE_MACHINE_AMD64	 0x8664
+#define PE_FILE_EXECUTABLE_IMAGE 0x0002
+#define PE_FILE_LARGE_ADDRESS	 0x0020
+#define PE_FILE_DEBUG_STRIPPED	 0x0200
+
+/* The PE32+ optional header, with its 16 data directories. */
+#define PE_OPT_MAGIC_PE32PLUS	     0x020b
+#define PE_OPT_SIZE		     240
+#define PE_OPT_DIRECTORIES	     16
+#define PE_OPT_CHECKSUM		     64 /* its offset in the optional header */
+#define PE_SUBSYSTEM_EFI_APPLICATION 10
+#define PE_IMAGE_BASE_ALIGN	     0x10000 /* "a multiple of 64 K" */
+#define PE_FILE_ALIGN		     512     /* the smallest FileAlignment */
+#define PE_SECTION_ALIGN	     4096
+
+/* A section header. */
+#define PE_SECTION_SIZE		40
+#define PE_SCN_CODE		PROTOCOL_U(0x00000020)
+#define PE_SCN_INITIALIZED_DATA PROTOCOL_U(0x00000040)
+#define PE_SCN_EXECUTE		PROTOCOL_U(0x20000000)
+#define PE_SCN_READ		PROTOCOL_U(0x40000000)
+#define PE_SCN_WRITE		PROTOCOL_U(0x80000000)
+
+/* EFI_STATUS: errors have the top bit set. */
+#define EFI_SUCCESS	      0
+#define EFI_ERROR_BIT	      PROTOCOL_U(0x8000000000000000)
+#define EFI_LOAD_ERROR	      (EFI_ERROR_BIT | 1)
+#define EFI_INVALID_PARAMETER (EFI_ERROR_BIT | 2)
+#define EFI_UNSUPPORTED	      (EFI_ERROR_BIT | 3)
+#define EFI_BUFFER_TOO_SMALL  (EFI_ERROR_BIT | 5)
+
+/* EFI_SYSTEM_TABLE (UEFI 2.10, 4.3): its signature "IBI SYST" and the boot services' table. */
+#define EFI_ST_SIGNATURE     PROTOCOL_U(0x5453595320494249)
+#define EFI_ST_BOOT_SERVICES 96
+
+/* EFI_BOOT_SERVICES (UEFI 2.10, 4.4): offsets of the functions the stub calls, each a
+ * pointer after the 24-byte table header. */
+#define EFI_BS_GET_MEMORY_MAP	  56
+#define EFI_BS_HANDLE_PROTOCOL	  152
+#define EFI_BS_EXIT_BOOT_SERVICES 232
+#define EFI_BS_LOCATE_PROTOCOL	  320
+
+/* EFI_RNG_PROTOCOL (UEFI 2.10, 37.5): GetRNG(This, Algorithm, Length, Value) after GetInfo;
+ * Algorithm NULL takes the firmware's default. */
+#define EFI_RNG_GUID_LOW  PROTOCOL_U(0x433deade3152bca5) /* 3152BCA5-EADE-433D- */
+#define EFI_RNG_GUID_HIGH PROTOCOL_U(0x441f29dc1cc02e86) /* 862E-C01CDC291F44 */
+#define EFI_RNG_GET_RNG	  8
+
+/* EFI_LOADED_IMAGE_PROTOCOL (UEFI 2.10, 9.1): where the firmware loaded the image, and its
+ * size (SizeOfImage), by the image's handle. */
+#define EFI_LOADED_IMAGE_GUID_LOW  PROTOCOL_U(0x11d295625b1b31a1) /* 5B1B31A1-9562-11d2- */
+#define EFI_LOADED_IMAGE_GUID_HIGH PROTOCOL_U(0x3b7269c9a0003f8e) /* 8E3F-00A0C969723B */
+#define EFI_LI_IMAGE_BASE	   64
+#define EFI_LI_IMAGE_SIZE	   72
+
+/* EFI_MEMORY_DESCRIPTOR (UEFI 2.10, 7.2 GetMemoryMap): the firmware's descriptor size may be
+ * larger than these 40 bytes, and the map is read by that size. */
+#define EFI_MD_TYPE		 0
+#define EFI_MD_PHYSICAL_START	 8
+#define EFI_MD_NUMBER_OF_PAGES	 24
+#define EFI_MD_SIZE		 40
+#define EFI_PAGE_SIZE		 4096
+#define EFI_LOADER_CODE		 1
+#define EFI_LOADER_DATA		 2
+#define EFI_BOOT_SERVICES_CODE	 3
+#define EFI_BOOT_SERVICES_DATA	 4
+#define EFI_CONVENTIONAL_MEMORY	 7
+#define EFI_UNUSABLE_MEMORY	 8
+#define EFI_ACPI_RECLAIM_MEMORY	 9
+#define EFI_ACPI_MEMORY_NVS	 10
+
+/* kslide's own: the x86-64 stub names its EFI entry (a 64-bit address as linked) after these
+ * 8 bytes (boot/x86_64/efi_header.S), for kslide-pack to point the PE's entry at it. */
+#define KSLIDE_EFI_MARK	     "KSEFI64"
+#define KSLIDE_EFI_MARK_SIZE 8 /* with its NUL */
+
+#endif

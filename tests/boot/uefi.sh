@@ -1,0 +1,98 @@
+#!/bin/sh
+# UEFI firmware (Debian's OVMF, -M q35) starts kslide images packed --format efi as
+# \EFI\BOOT\BOOTX64.EFI from an ESP (a FAT directory, QEMU's fat: driver). The firmware is the
+# judge that the PE loads and is called; the kernel's self-check that it runs where the stub
+# says.
+#   - The x86-64 reference kernels (kernel model and PIE), twice each: the stub reads the EFI
+#     memory map it exits boot services with, and the kernel passes its self-check at the
+#     stub's base, in its half of the address space (qemu-boot.sh -E).
+#   - With a virtio-rng device, OVMF's EFI_RNG_PROTOCOL answers: the stub reads it before
+#     ExitBootServices and credits it as the source efirng (credit-rule.py judges the credit).
+#   - A byte of the relocation table flipped, which the image's CRC-32 covers: the stub
+#     refuses on COM1 before ExitBootServices and returns EFI_LOAD_ERROR to the firmware,
+#     which must report the start as failed with that status ("Load Error") and go on to its
+#     next boot option; never a hang.
+#   - A byte of the payload flipped, which its word sums see only as it is copied, after
+#     ExitBootServices: nothing to return to; the stub refuses and resets the machine.
+# usage: uefi.sh BUILD_DIR
+set -u
+B=$1
+here=$(dirname "$0")
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+TIMEOUT=120
+BOOTS=2
+D=$(mktemp -d "${TMPDIR:-/tmp}/kslide-uefi.XXXXXX") || exit 1
+qemu=
+trap '[ -n "$qemu" ] && kill "$qemu" 2>/dev/null; rm -rf "$D"' EXIT
+status=0
+
+pass="-e ^kernel:.self-check.passed -e ^kslide:.loader=.UEFI..map=EFI.memory.map"
+for k in kernel:0xffffffff kernel-pie:0xffff[89a-f]; do
+	name=${k%%:*} half=${k#*:}
+	"$B/bin/kslide-pack" --format efi -o "$D/$name.efi" "$B/x86_64/$name.elf" || exit 1
+	n=0
+	while [ $n -lt $BOOTS ]; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # $pass is a list of options
+		if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT $pass -e "base=$half" \
+			"$D/$name.efi"); then
+			echo "ok - UEFI: $name.elf as BOOTX64.EFI, boot $n: $line"
+		else
+			echo "not ok - UEFI: $name.elf as BOOTX64.EFI, boot $n: no pass at a base in its half"
+			status=1
+		fi
+	done
+done
+
+# shellcheck disable=SC2086 # $pass is a list of options
+if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -d virtio-rng-pci $pass \
+	-e 'entropy=[a-z,]*efirng credited=' "$D/kernel-pie.efi"); then
+	echo "ok - UEFI: with virtio-rng, EFI_RNG_PROTOCOL credited as efirng: $line"
+else
+	echo "not ok - UEFI: with virtio-rng, no efirng on the kslide line"
+	status=1
+fi
+
+python3 "$here/patch-image.py" "$D/kernel.efi" "$D/payload.efi" --flip payload:4096 || exit 1
+if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -H \
+	-e '^kslide: error: image rejected: checksum mismatch' "$D/payload.efi"); then
+	echo "ok - UEFI: a payload byte flipped, seen after ExitBootServices: \"$line\", and a reset"
+else
+	echo "not ok - UEFI: a payload byte flipped: no refusal and reset"
+	status=1
+fi
+
+python3 "$here/patch-image.py" "$D/kernel.efi" "$D/flipped.efi" --flip relocs:16 || exit 1
+mkdir -p "$D/esp/EFI/BOOT" && cp "$D/flipped.efi" "$D/esp/EFI/BOOT/BOOTX64.EFI" || exit 1
+cp "$OVMF_VARS" "$D/vars.fd" || exit 1
+qemu-system-x86_64 -nodefaults -accel tcg -M q35 -m 256M -cpu max \
+	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+	-drive "if=pflash,format=raw,file=$D/vars.fd" \
+	-drive "file=fat:rw:$D/esp,format=raw" \
+	-display none -monitor none -no-reboot -serial "file:$D/serial.log" </dev/null \
+	2>"$D/qemu.err" &
+qemu=$!
+# OVMF's boot manager names the option it started and, when the image returns an error, that
+# error ("BdsDxe: failed to start Boot0001 ... : Load Error").
+refused='BdsDxe: failed to start .*: Load Error'
+waited=0
+while [ $waited -lt $TIMEOUT ] && kill -0 "$qemu" 2>/dev/null &&
+	! grep -aq "$refused" "$D/serial.log" 2>/dev/null; do
+	sleep 1
+	waited=$((waited + 1))
+done
+kill "$qemu" 2>/dev/null
+wait "$qemu" 2>/dev/null
+qemu=
+line=$(grep -a '^kslide: error' "$D/serial.log" | tr -d '\r')
+if grep -aq "$refused" "$D/serial.log" &&
+	grep -aq '^kslide: error: image rejected: checksum mismatch' "$D/serial.log" &&
+	! grep -aq '^kslide: base=' "$D/serial.log" &&
+	! grep -a -B2 "$refused" "$D/serial.log" | grep -aq 'BdsDxe: failed to load'; then
+	echo "ok - UEFI: a relocation byte flipped: \"$line\", and EFI_LOAD_ERROR back to the firmware"
+else
+	echo "not ok - UEFI: flipped relocation table not refused on COM1, or no error returned to the firmware within ${TIMEOUT}s; serial:"
+	tr -d '\r' <"$D/serial.log" | sed 's/\x1b\[[0-9;=]*[a-zA-Z]//g; s/^/#  /'
+	status=1
+fi
+exit $status

@@ -98,6 +98,8 @@ const char *entropy_source_name(enum entropy_source source)
 		return "pit";
 	case ENTROPY_RTC:
 		return "rtc";
+	case ENTROPY_JITTER:
+		return "jitter";
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}
@@ -333,6 +335,7 @@ static struct outcome ask(const struct arch_ops *arch, enum entropy_source s,
 		return pit_gather(arch, pool);
 	case ENTROPY_RTC:
 		return rtc_gather(arch, pool);
+	case ENTROPY_JITTER: /* needs a target: jitter_top_up */
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}

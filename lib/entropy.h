@@ -18,6 +18,7 @@ enum entropy_source {
 	ENTROPY_RDTSC,
 	ENTROPY_PIT,
 	ENTROPY_RTC,
+	ENTROPY_JITTER, /* lib/jitter.h: only asked by jitter_top_up, never by entropy_gather */
 	ENTROPY_SOURCE_COUNT
 };
 
@@ -31,7 +32,7 @@ struct entropy_report {
 	uint32_t credited[ENTROPY_SOURCE_COUNT]; /* per source */
 };
 
-/* "rdseed", "rdrand", "rdtsc", "pit", "rtc"; NULL for an unknown value. */
+/* "rdseed", "rdrand", "rdtsc", "pit", "rtc", "jitter"; NULL for an unknown value. */
 const char *entropy_source_name(enum entropy_source source);
 
 /*

@@ -1,6 +1,8 @@
 /* Early-boot entropy gathering from RDSEED, RDRAND, the TSC, the i8254 PIT and the CMOS RTC. */
 #include "lib/entropy.h"
 
+#include "include/protocol/i8254.h"
+
 /*
  * Credit policy. Every sample is mixed into the pool whatever its credit; credit only decides
  * what we are willing to claim. Each figure is deliberately far below what the source is
@@ -47,17 +49,7 @@
 #define TSC_READINGS 64u
 #define PIT_READINGS 32u
 
-/*
- * Intel 8254 Programmable Interval Timer (datasheet 231164, "Control Word Format" and
- * "Counter Latch Command"). Channel 0 runs free at 1.193182 MHz; the BIOS programs it for
- * low-byte-then-high-byte access, which the two reads below assume.
- *
- *	control word  7 6 | 5 4 | 3 2 1 | 0
- *	              SC  | RW  |   M   | BCD     SC=00 channel 0, RW=00 counter latch command
- */
-#define PIT_PORT_CH0 0x40u  /* channel 0 data */
-#define PIT_PORT_CMD 0x43u  /* mode/command register, write only */
-#define PIT_LATCH_CH0 0x00u /* SC=00, RW=00: latch channel 0's count */
+/* The i8254's ports and latch command: include/protocol/i8254.h. */
 #define PIT_ABSENT 0xffffu  /* a floating ISA bus reads all ones */
 
 /*

@@ -3,10 +3,8 @@
 
 #include <stdbool.h>
 
-/* The i8254's latch protocol, as in lib/entropy.c (datasheet 231164, "Counter Latch Command"). */
-#define PIT_PORT_CH0 0x40u
-#define PIT_PORT_CMD 0x43u
-#define PIT_LATCH_CH0 0x00u
+#include "include/protocol/i8254.h"
+
 
 static uint16_t pit_count(const struct arch_ops *arch)
 {

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "include/protocol/i8254.h"
 #include "lib/arch.h"
 #include "lib/cpu.h"
 #include "lib/entropy.h"
@@ -24,11 +25,13 @@
 #define JITTER_SAMPLES_PER_BIT 8u
 #define JITTER_STARTUP_SAMPLES 1024u
 /*
- * The bound, in steps of PIT channel 0's count: 1193182 Hz x 50 ms. A count step is one tick
- * in mode 2 and half a tick in mode 3 (the square wave SeaBIOS programs counts down by two),
- * so collection lasts at most 50 ms of boot time, 25 ms in mode 3.
+ * The bound, in steps of PIT channel 0's count: PIT_HZ x 50 ms (include/protocol/i8254.h).
+ * A count step is one tick in mode 2 and half a tick in mode 3 (the square wave SeaBIOS
+ * programs counts down by two), so collection lasts at most 50 ms of boot time, 25 ms in
+ * mode 3.
  */
-#define JITTER_BOUND_PIT_STEPS 59659u
+#define JITTER_BOUND_MS 50u
+#define JITTER_BOUND_PIT_STEPS (PIT_HZ * JITTER_BOUND_MS / 1000u) /* 59659 */
 /* Reads of an unchanging PIT before it counts as stopped (about a millisecond of port I/O). */
 #define JITTER_EDGE_READS 1000u
 

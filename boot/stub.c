@@ -102,15 +102,17 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 			   image_header.virt_align != 0, &chosen) != KS_OK)
 		return NULL;
 
-	struct rng rng;
-	struct entropy_report report;
-	choose_gather_entropy(&rng, &report);
-
+	/* The slots first: the count decides how many bits of entropy the draw wants, and
+	 * does not depend on the pool. */
 	struct slot_map map;
 	rc = slots_build(&map, image_header.memory_size, image_header.align,
 			 image_header.phys_min, image_header.phys_max);
 	if (rc != KS_OK)
 		return stub_error("slot search failed", ks_strerror(rc));
+
+	struct rng rng;
+	struct entropy_report report;
+	choose_gather_entropy(&rng, &report, choose_wanted_bits(map.total));
 
 	uint64_t base;
 	uint32_t flags = 0;

@@ -13,6 +13,8 @@
 #include "include/kslide/bootinfo.h"
 #include "lib/cpu.h"
 #include "lib/errors.h"
+#include "lib/jitter.h"
+#include "lib/log2.h"
 #include "lib/uniform.h"
 #include "lib/wipe.h"
 
@@ -25,18 +27,58 @@ static void mix_boot_env(struct mix_pool *pool)
 		pool_mix(pool, stub_env.cmdline, stub_cmdline_length());
 }
 
-void choose_gather_entropy(struct rng *rng, struct entropy_report *report)
+/* How a jitter collection ended, when it fell short: the figures the rule asks for. */
+static void say_jitter(const struct jitter_report *j, uint32_t wanted, uint32_t credited)
+{
+	/* What it cost, in the units of the bound: a PIT count step is 0.84 us (mode 2) or
+	 * 0.42 us (mode 3). */
+	console_print("kslide: jitter: %u bits from %u samples in %u PIT steps\n",
+		      (unsigned)j->credited, (unsigned)j->samples, (unsigned)j->pit_steps);
+	if (j->stop == JITTER_HEALTH_FAILED)
+		console_print("kslide: warning: jitter: the %s test failed at sample %u; "
+			      "%u bits credited\n",
+			      j->health == HEALTH_RCT_FAILED ? "repetition count" : "adaptive proportion",
+			      (unsigned)j->samples, (unsigned)j->credited);
+	else if (j->stop == JITTER_PIT_STOPPED)
+		console_print("kslide: warning: jitter: the PIT does not count; no samples\n");
+	if (j->stop != JITTER_TARGET_MET)
+		console_print("kslide: warning: jitter: %u of the %u bits wanted after %u samples "
+			      "and %u PIT steps (bound %u): %u bits short\n",
+			      (unsigned)credited, (unsigned)wanted, (unsigned)j->samples,
+			      (unsigned)j->pit_steps, JITTER_BOUND_PIT_STEPS,
+			      (unsigned)(wanted - credited));
+}
+
+/*
+ * 'wanted' is the bits of the bases (0 when none is drawn): where no RDRAND/RDSEED answered,
+ * timer jitter tops the credit up to it (lib/jitter.h), or says how far short it stayed.
+ */
+void choose_gather_entropy(struct rng *rng, struct entropy_report *report, uint32_t wanted)
 {
 	struct cpu_features cpu;
 	struct mix_pool pool;
+	struct jitter_report jitter;
 	cpu_probe(&x86_arch_ops, &cpu);
 	pool_init(&pool);
 	entropy_gather(&x86_arch_ops, &cpu, options_entropy_sources(), &pool, report);
 	/* The firmware's words are in the pool now (or not allowed): no copy stays behind in
 	 * the stub's image, which the kernel may read. */
 	wipe(arch_firmware_rng, sizeof(arch_firmware_rng));
+	jitter_top_up(&x86_arch_ops, &cpu, options_entropy_sources(), wanted, &pool, report,
+		      &jitter);
+	if (report->present & ENTROPY_BIT(ENTROPY_JITTER))
+		say_jitter(&jitter, wanted, report->credited_bits);
 	mix_boot_env(&pool);
 	rng_init_from_pool(rng, &pool);
+}
+
+/* The bits of the bases, rounded up: log2(physical x virtual slots), as report_check_credit. */
+uint32_t choose_wanted_bits(uint64_t phys_slots)
+{
+	if (!options_randomize() || phys_slots == 0)
+		return 0;
+	uint32_t possible = log2_fixed(phys_slots) + log2_fixed(choose_virt_slots());
+	return (possible + LOG2_ONE - 1) / LOG2_ONE;
 }
 
 /*
@@ -76,6 +118,35 @@ int choose_base(const struct slot_map *map, const struct placement *chosen, stru
  * physical one, over every aligned base that keeps the kernel inside the window (or the one
  * kslide.virt= names, on an image packed for it).
  */
+#define VIRT_WORK_SPANS SLOT_WORK_SPANS(1, 0)
+
+/* Every aligned virtual base that keeps the kernel inside the image's window; the map lies
+ * in 'work', the caller's. */
+static int virt_slots_build(struct slot_map *map, struct span work[VIRT_WORK_SPANS])
+{
+	const struct kslide_image_header *h = &image_header;
+	struct mem_range window = {h->virt_min, h->virt_max - h->virt_min + 1};
+	struct slot_request req = {
+		.usable = &window,
+		.usable_count = 1,
+		.image_size = h->payload_mem_size,
+		.align = h->virt_align,
+		.min = h->virt_min,
+		.max_last = h->virt_max,
+	};
+	return slot_map_build(map, &req, work, VIRT_WORK_SPANS);
+}
+
+/* How many virtual bases there are, known before any draw: 1 without a window of its own. */
+uint64_t choose_virt_slots(void)
+{
+	struct slot_map map;
+	struct span work[VIRT_WORK_SPANS];
+	if (!image_header.virt_align || virt_slots_build(&map, work) != KS_OK || map.total == 0)
+		return 1;
+	return map.total;
+}
+
 int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, struct rng *rng,
 		struct virt_choice *out)
 {
@@ -86,18 +157,9 @@ int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, s
 		return KS_OK;
 	}
 	out->base = h->link_virt_base;
-	struct mem_range window = {h->virt_min, h->virt_max - h->virt_min + 1};
-	struct span work[SLOT_WORK_SPANS(1, 0)];
-	struct slot_request req = {
-		.usable = &window,
-		.usable_count = 1,
-		.image_size = h->payload_mem_size,
-		.align = h->virt_align,
-		.min = h->virt_min,
-		.max_last = h->virt_max,
-	};
 	struct slot_map map;
-	int rc = slot_map_build(&map, &req, work, sizeof(work) / sizeof(work[0]));
+	struct span work[VIRT_WORK_SPANS];
+	int rc = virt_slots_build(&map, work);
 	if (rc != KS_OK)
 		return rc;
 	out->slots = map.total;

@@ -60,7 +60,9 @@ struct virt_choice {
 	uint64_t base;
 	uint64_t slots; /* 0 when the virtual base was not drawn */
 };
-void choose_gather_entropy(struct rng *rng, struct entropy_report *report);
+void choose_gather_entropy(struct rng *rng, struct entropy_report *report, uint32_t wanted);
+uint32_t choose_wanted_bits(uint64_t phys_slots);
+uint64_t choose_virt_slots(void);
 int choose_base(const struct slot_map *map, const struct placement *chosen, struct rng *rng,
 		uint64_t *base, uint32_t *flags);
 int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, struct rng *rng,

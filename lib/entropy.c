@@ -2,6 +2,8 @@
  * the bytes UEFI's EFI_RNG_PROTOCOL gave. */
 #include "lib/entropy.h"
 
+#include "include/protocol/i8254.h"
+
 /*
  * Credit policy. Every sample is mixed into the pool whatever its credit; credit only decides
  * what we are willing to claim. Each figure is deliberately far below what the source is
@@ -53,17 +55,7 @@
 #define TSC_READINGS 64u
 #define PIT_READINGS 32u
 
-/*
- * Intel 8254 Programmable Interval Timer (datasheet 231164, "Control Word Format" and
- * "Counter Latch Command"). Channel 0 runs free at 1.193182 MHz; the BIOS programs it for
- * low-byte-then-high-byte access, which the two reads below assume.
- *
- *	control word  7 6 | 5 4 | 3 2 1 | 0
- *	              SC  | RW  |   M   | BCD     SC=00 channel 0, RW=00 counter latch command
- */
-#define PIT_PORT_CH0 0x40u  /* channel 0 data */
-#define PIT_PORT_CMD 0x43u  /* mode/command register, write only */
-#define PIT_LATCH_CH0 0x00u /* SC=00, RW=00: latch channel 0's count */
+/* The i8254's ports and latch command: include/protocol/i8254.h. */
 #define PIT_ABSENT 0xffffu  /* a floating ISA bus reads all ones */
 
 /*
@@ -106,6 +98,8 @@ const char *entropy_source_name(enum entropy_source source)
 		return "rtc";
 	case ENTROPY_EFIRNG:
 		return "efirng";
+	case ENTROPY_JITTER:
+		return "jitter";
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}
@@ -347,6 +341,7 @@ static struct outcome ask(const struct arch_ops *arch, enum entropy_source s,
 	case ENTROPY_EFIRNG:
 		return hwrng_gather(arch, arch->firmware_rng32, EFIRNG_ATTEMPTS,
 				    EFIRNG_BITS_PER_SAMPLE, pool);
+	case ENTROPY_JITTER: /* needs a target: jitter_top_up */
 	case ENTROPY_SOURCE_COUNT:
 		break;
 	}

@@ -19,6 +19,7 @@ enum entropy_source {
 	ENTROPY_PIT,
 	ENTROPY_RTC,
 	ENTROPY_EFIRNG, /* bytes from UEFI's EFI_RNG_PROTOCOL, read before ExitBootServices */
+	ENTROPY_JITTER, /* lib/jitter.h: only asked by jitter_top_up, never by entropy_gather */
 	ENTROPY_SOURCE_COUNT
 };
 
@@ -32,7 +33,7 @@ struct entropy_report {
 	uint32_t credited[ENTROPY_SOURCE_COUNT]; /* per source */
 };
 
-/* "rdseed", "rdrand", "rdtsc", "pit", "rtc", "efirng"; NULL for an unknown value. */
+/* "rdseed", "rdrand", "rdtsc", "pit", "rtc", "efirng", "jitter"; NULL for an unknown value. */
 const char *entropy_source_name(enum entropy_source source);
 
 /*

@@ -8,6 +8,11 @@ host (lib/entropy.c's credit policy, boot/stub_report.c's report_check_credit):
     bits per 32-bit sample, EFI_RNG_PROTOCOL's (efirng) 16, 8 samples each (QEMU's never run
     dry, and the firmware's are read whole before the stub runs, so all 8 are taken), the
     TSC at most 8, the PIT at most 4, the RTC nothing, the total at most 256;
+  - timer jitter (lib/jitter.h) is collected only where neither RDSEED nor RDRAND answered,
+    and tops the credit up to the bits of the bases at most: with "jitter" among the
+    sources, the credit may reach ceil(log2(slots x vslots)) whatever the others' bounds;
+    when it stops short (its bound, a failed health test) its line "jitter: C of the W bits
+    wanted ... S bits short" has the boot's C, W = that ceiling and S = W - C;
   - on a randomized boot with some credit, the warning "C bits of entropy credited, fewer
     than the X.YY bits of the possible bases" appears exactly when C < log2(slots x vslots),
     with the line's own C and that log2 (printed cut to two decimals); the reference kernel
@@ -34,6 +39,8 @@ WARNING = re.compile(r"^kslide: warning: (\d+) bits of entropy credited, fewer t
 KERNEL_TOLD = re.compile(r"^kernel: low entropy: (\d+) bits credited for (\d+) x (\d+) "
                          r"possible bases")
 REFERENCE_KERNEL = re.compile(r"^kernel: running at ")
+JITTER_SHORT = re.compile(r"^kslide: warning: jitter: (\d+) of the (\d+) bits wanted .*: "
+                          r"(\d+) bits short")
 NOT_DRAWN = re.compile(r"^kslide: (nokaslr:|warning: no slot fits the kernel|debug placement: )")
 
 
@@ -46,17 +53,27 @@ def judge(text):
     slots, vslots, credited = int(slots), int(vslots or 1), int(credited)
     answered = [] if sources == "none" else sources.split(",")
     problems = []
-
     low = sum(PER_SAMPLE.get(s, 0) * HWRNG_SAMPLES for s in answered)
     high = low + sum(TIMING_MAX.get(s, 0) for s in answered)
+    possible = math.log2(slots) + math.log2(vslots) if slots and vslots else 0.0
+    # The stub's log2 rounds down, so its ceiling is at most this one.
+    wanted = math.ceil(possible - LOG2_SLACK)
+    if "jitter" in answered:
+        high = max(high, math.ceil(possible))
+        if "rdrand" in answered or "rdseed" in answered:
+            problems.append(f"jitter collected though RDRAND or RDSEED answered ({sources})")
     low, high = min(low, POOL_MAX), min(high, POOL_MAX)
+    for m in filter(None, map(JITTER_SHORT.match, lines)):
+        got, want, short = map(int, m.groups())
+        if got != credited or want not in (wanted, math.ceil(possible)) or short != want - got:
+            problems.append(f"the jitter line says {got} of {want} bits, {short} short; the "
+                            f"boot credited {credited} of ceil({possible:.3f})")
     if not low <= credited <= high:
         problems.append(f"credited={credited} is outside [{low}, {high}], the bounds of "
                         f"the sources that answered ({sources})")
 
     warnings = [m for m in map(WARNING.match, lines) if m]
     drawn = not any(NOT_DRAWN.match(line) for line in lines)
-    possible = math.log2(slots) + math.log2(vslots) if slots and vslots else 0.0
     if not drawn or credited == 0:
         if warnings:
             problems.append("a credit warning on a boot that drew no base or credited "

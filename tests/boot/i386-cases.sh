@@ -17,10 +17,12 @@ nokaslr keeps the link address	-m 1G -A nokaslr -e ^kslide:.nokaslr -e phys=0x10
 no entropy source: boots, says predictable	-A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $img
 486 has no TSC or RDRAND	-c 486 -e entropy=pit,rtc.credited= $img
 max answers RDRAND	-c max -A kslide.entropy=rdrand -e 'entropy=rdrand credited=[1-9]' $img
-timing sources only, 17+ bits of bases: warned, kernel told	-c qemu32 -m 1G -e 'warning: [0-9]+ bits of entropy credited, fewer than the 17\.[0-9]+ bits of the possible bases' -e '^kernel: low entropy: [0-9]+ bits credited for [0-9]+ x 1 possible bases' $img4k
+timing sources only (jitter not allowed), 17+ bits of bases: warned, kernel told	-c qemu32 -m 1G -A kslide.entropy=rdtsc,pit,rtc -e 'warning: [0-9]+ bits of entropy credited, fewer than the 17\.[0-9]+ bits of the possible bases' -e '^kernel: low entropy: [0-9]+ bits credited for [0-9]+ x 1 possible bases' $img4k
 RDRAND's credit above the bits of the bases: no warning	-c max -m 1G -A kslide.entropy=rdrand -e 'slots=440 .*entropy=rdrand credited=64( |$)' -N 'bits of entropy credited' -N 'low entropy' $img
-timing sources only, 8.78 bits of bases: warned exactly when short (credit-rule.py)	-c qemu32 -m 1G -e 'slots=440 .*entropy=rdtsc,pit,rtc credited=' $img
-SandyBridge has XSAVE but no RDRAND: not tried	-c SandyBridge -e 'entropy=rdtsc,pit,rtc credited=' $img
+timing sources only, 8.78 bits of bases: warned exactly when short (credit-rule.py)	-c qemu32 -m 1G -e 'slots=440 .*entropy=rdtsc,pit,rtc(,jitter)? credited=' $img
+SandyBridge has XSAVE but no RDRAND: RDRAND not tried	-c SandyBridge -e 'entropy=rdtsc,pit,rtc(,jitter)? credited=' $img
+no RDRAND, 17+ bits of bases: jitter tops the credit up or says how far short (credit-rule.py)	-c qemu32 -m 1G -e 'entropy=rdtsc,pit,rtc,jitter credited=' $img4k
+qemu64, jitter alone: collected from nothing up to the 8.78 bits of the bases or short by what it says (credit-rule.py)	-c qemu64 -m 1G -A kslide.entropy=jitter -e 'slots=440 .*entropy=jitter credited=' $img
 selftest=reloc runs only that suite	-A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=bootinfo runs only that suite	-A selftest=bootinfo -e ^kslide-selftest:.8.passed,.0.failed $img
 selftest=leak: every secrecy check, from ring 3	-c max -A selftest=leak -e ^kslide-selftest:.17.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xff[c-f][0-9a-f]{2}000$' $img

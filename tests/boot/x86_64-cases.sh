@@ -41,7 +41,10 @@ kernel above 4 GiB (packed with --min 4G)	$a -m 6G $pass -e 'phys=0x1[0-9a-f]{8}
 kernel model: nokaslr keeps both link addresses	$a -m 1G -A nokaslr -e base=0xffffffff81000000. -e phys=0x1000000. -e not.randomized $img
 PIE: nokaslr keeps both link addresses	$a -m 1G -A nokaslr -e base=0xffffffff81000000. -e phys=0x1000000. -e not.randomized $pie
 no entropy source: boots, says predictable	$a -A kslide.entropy=none -e PREDICTABLE -e entropy=none.credited=0 $pie
-qemu64: timing sources only, 18.96 bits of bases: warned	$a -c qemu64 -m 1G -e 'warning: [0-9]+ bits of entropy credited, fewer than the 18\.96 bits of the possible bases' -e '^kernel: low entropy: [0-9]+ bits credited for 504 x 1016 possible bases' $img
+qemu64: no RDRAND, timer jitter tops the credit up to the 18.96 bits of the bases or says how far short (credit-rule.py)	$a -c qemu64 -m 1G -e 'slots=504 vslots=1016 .*entropy=rdtsc,pit,rtc,jitter credited=' $img
+qemu64, timing sources only (jitter not allowed), 18.96 bits of bases: warned	$a -c qemu64 -m 1G -A kslide.entropy=rdtsc,pit,rtc -e 'warning: [0-9]+ bits of entropy credited, fewer than the 18\.96 bits of the possible bases' -e '^kernel: low entropy: [0-9]+ bits credited for 504 x 1016 possible bases' $img
+qemu64, jitter alone: collected from nothing, judged the same	$a -c qemu64 -m 1G -A kslide.entropy=jitter -e 'slots=504 vslots=1016 .*entropy=jitter credited=' $img
+max: jitter allowed but RDRAND answered, so none collected	$a -c max -m 1G -A kslide.entropy=rdrand,jitter -e 'entropy=rdrand credited=64( |$)' $img
 max: RDRAND's credit covers the bases, no warning	$a -c max -m 1G -e 'entropy=rdrand,[a-z,]* credited=' -N 'bits of entropy credited' -N 'low entropy' $img
 selftest=reloc, kernel model	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=reloc, PIE	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $pie

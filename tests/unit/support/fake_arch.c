@@ -144,6 +144,8 @@ static void fake_outb(void *ctx, uint16_t port, uint8_t value)
 		if (f->pit_values) {
 			f->pit_latched = f->pit_values[f->pit_next];
 			f->pit_next = (f->pit_next + 1) % f->pit_count;
+		} else {
+			f->pit_latched = (uint16_t)(f->pit_latched - f->pit_step);
 		}
 		return;
 	case PORT_CMOS_INDEX:

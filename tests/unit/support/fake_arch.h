@@ -41,8 +41,10 @@ struct fake_arch {
 	size_t tsc_next;
 	unsigned tsc_calls;
 
-	/* i8254 channel 0: each latch takes the next of pit_values (cycling). */
+	/* i8254 channel 0: each latch takes the next of pit_values (cycling); without values,
+	 * the count drops by pit_step from pit_latched at each latch (wrapping as the chip does). */
 	bool pit_present; /* false: the bus floats and reads 0xff */
+	uint16_t pit_step;
 	const uint16_t *pit_values;
 	size_t pit_count;
 	size_t pit_next;

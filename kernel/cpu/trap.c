@@ -5,6 +5,7 @@
  * wakes a CPU halted for kernel/smp/smp_call.c and has nothing else to do.
  */
 #include "kernel/cpu/trap.h"
+#include "kernel/cpu/user_access.h"
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
 #include "kernel/proc/proc.h"
@@ -22,6 +23,9 @@ static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
 
 void trap(struct trapframe *tf)
 {
+	/* A gate leaves EFLAGS.AC as ring 3 (or an interrupted user access) had it: without
+	 * this, ring 3's POPF would switch SMAP off for the kernel's handling of its trap. */
+	user_access_end();
 	if (tf->trapno == T_NMI)
 		return;
 	bool kernel = !trapframe_from_user(tf);

@@ -46,7 +46,7 @@ uint32_t arch_trampoline_root(uint64_t scratch_phys)
 	t[0][0] = (scratch_phys + PAGE_SIZE) | TABLE_FLAGS;
 	t[1][0] = (scratch_phys + 2 * PAGE_SIZE) | TABLE_FLAGS;
 	t[2][0] = 0 | TABLE_FLAGS | PTE_PS;
-	boot_cr4 = read_cr4() & ~(uintptr_t)CR4_UMIP;
+	boot_cr4 = read_cr4() & ~(uintptr_t)CR4_FROM_CPUID; /* cpu_load's to set */
 	return (uint32_t)scratch_phys;
 }
 

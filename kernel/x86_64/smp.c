@@ -25,7 +25,7 @@ volatile uint32_t *arch_lapic_map(uint32_t phys)
 {
 	uint64_t big = phys & ~(PT_SIZE_2M - 1);
 	int rc = pt_map(paging_kernel_space(), DIRECT_MAP + big, big, PT_SIZE_2M,
-			PTE_WRITABLE);
+			PTE_WRITABLE | paging_nx());
 	if (rc != KS_OK)
 		panic("cannot map the local APIC at 0x%x: %s", phys, ks_strerror(rc));
 	return phys_to_virt(phys);

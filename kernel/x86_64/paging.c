@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "include/kslide/bootinfo.h"
+#include "kernel/arch.h"
 #include "kernel/console.h"
 #include "kernel/memory.h"
 #include "kernel/mm/walk.h"
@@ -41,8 +42,6 @@
 #define POOL_PAGES                                                                           \
 	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
 	 FIXED_AREA_TABLES)
-
-#define EFER_NXE 0x800 /* IA32_EFER bit 11: the XD bit of page-table entries is valid */
 
 static uint64_t pool[POOL_PAGES][PT_ENTRIES] __attribute__((aligned(PT_SIZE_4K)));
 static struct pt_builder kernel_space;
@@ -137,6 +136,11 @@ int paging_init(uint64_t boot_info_phys)
 		return rc;
 	load_cr3(kernel_space.pml4_phys);
 	return KS_OK;
+}
+
+void arch_image_protect(void)
+{
+	/* paging_init mapped the image in its parts from the first table on. */
 }
 
 /* From the entry code when paging_init fails: say so and end the run as a failure. */

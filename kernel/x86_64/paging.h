@@ -14,11 +14,7 @@ extern char _start[];
  */
 int paging_init(uint64_t boot_info_phys);
 
-/* The kernel image's parts, page aligned by kernel.ld and kernel-pie.ld: [_kernel_start,
- * _kernel_text_end) code, read-only; [_kernel_text_end, _kernel_data_start) read-only data
- * (rodata, and in the PIE what the stub relocated: .data.rel.ro, .dynamic, .got); from
- * _kernel_data_start to the end of the image data and bss. */
-extern char _kernel_start[], _kernel_text_end[], _kernel_data_start[];
+#define EFER_NXE 0x800 /* IA32_EFER bit 11: the XD bit of page-table entries is valid */
 
 /* PTE_NX where the CPU has NX (paging_init then set EFER.NXE), else 0: what every mapping of
  * memory that holds no code adds to its flags. */

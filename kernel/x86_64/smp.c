@@ -12,7 +12,6 @@
 #include "lib/string.h"
 
 #define EFER_LME 0x100 /* long mode enable */
-#define EFER_NXE 0x800 /* the NX bit in page-table entries is valid */
 #define KERNEL_HALF_FIRST (PT_ENTRIES / 2)
 #define TRAMPOLINE_ROOT_PAGES 3 /* PML4, PDPT, PD of the one-to-one first 2 MiB */
 #define TABLE_FLAGS (PTE_PRESENT | PTE_WRITABLE)

@@ -1,7 +1,8 @@
 /*
  * Where every trap lands, on both arches: system calls go to syscall_dispatch, faults in ring 3
  * to proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a
- * page fault at the one store try_write32 expects may fault, and an NMI, which only ever
+ * page fault at the one store try_write32, the one load try_read32 and the one call try_exec
+ * expect may fault, and an NMI, which only ever
  * wakes a CPU halted for kernel/smp/smp_call.c and has nothing else to do.
  */
 #include "kernel/cpu/trap.h"
@@ -31,6 +32,14 @@ void trap(struct trapframe *tf)
 	bool kernel = !trapframe_from_user(tf);
 	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_write32_store) {
 		tf->ip = (uintptr_t)try_write32_fixup;
+		return;
+	}
+	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_read32_load) {
+		tf->ip = (uintptr_t)try_read32_fixup;
+		return;
+	}
+	if (kernel && tf->trapno == T_PAGE_FAULT && try_exec_target && tf->ip == try_exec_target) {
+		tf->ip = (uintptr_t)try_exec_fixup;
 		return;
 	}
 	if (kernel)

@@ -5,7 +5,8 @@
  *
  *   the image     text read-only and executable, rodata read-only, data and bss writable;
  *                 rodata, data and bss NX where the CPU has NX (never on i386: no PAE)
- *   x86-64        no supervisor mapping both writable and executable, EFER.NXE as CPUID says
+ *   x86-64        no supervisor mapping both writable and executable, none executable but the
+ *                 image's text and the entry stubs' page; EFER.NXE as CPUID says
  *   CR0, CR4      WP set; SMEP and SMAP exactly when CPUID has them
  *   by the CPU    a ring-0 write to text or rodata faults; a ring-0 call into .data faults
  *                 with NX (x86-64); a ring-0 call into a user page
@@ -24,6 +25,7 @@
 #include "kernel/memory.h"
 #include "kernel/mm/space.h"
 #include "kernel/mm/walk.h"
+#include "kernel/secrecy/entry_area.h"
 #include "kernel/selftest/selftest.h"
 #include "kernel/smp/trampoline.h"
 #ifdef __x86_64__
@@ -73,9 +75,18 @@ static bool image_parts_mapped_as_their_use(const struct kslide_bootinfo *bi)
 
 #ifdef __x86_64__
 struct wx_walk {
-	uintptr_t first_bad; /* the first writable and executable page, or 0 */
+	uintptr_t first_bad;  /* the first writable and executable page, or 0 */
+	uintptr_t first_code; /* the first executable page that holds no code, or 0 */
 	unsigned long leaves;
 };
+
+/* Code lives in the image's text and the entry area's stub page, nowhere else. */
+static bool holds_code(uintptr_t va, uint64_t span)
+{
+	uintptr_t stubs = entry_area_base() + ENTRY_PAGE_CODE * PAGE_SIZE;
+	return (va >= (uintptr_t)_kernel_start && va + span <= (uintptr_t)_kernel_text_end) ||
+	       (va == stubs && span == PAGE_SIZE);
+}
 
 /* Depth first through the kernel half, the rights combined as the CPU does (W only when every
  * level has it, X unless one level has NX). */
@@ -95,6 +106,8 @@ static void wx_level(struct wx_walk *w, uint64_t table_phys, int shift, uintptr_
 			w->leaves++;
 			if (wr && !n)
 				w->first_bad = va;
+			else if (!n && !holds_code(va, (uint64_t)1 << shift) && !w->first_code)
+				w->first_code = va;
 			continue;
 		}
 		wx_level(w, e & WALK_FRAME_MASK, shift - WALK_INDEX_BITS, va, 0, wr, n);
@@ -127,6 +140,9 @@ static bool no_kernel_mapping_writable_and_executable(const struct kslide_bootin
 		 true, false);
 	if (w.first_bad)
 		return check_fail("a kernel page both writable and executable", w.first_bad, 0);
+	if (w.first_code)
+		return check_fail("an executable kernel page outside text and the entry stubs",
+				  w.first_code, 0);
 	return w.leaves > 0 || check_fail("kernel pages walked", 0, 1);
 }
 
@@ -229,7 +245,7 @@ static const struct selftest_case cases[] = {
 	{ "image: text RO+X, rodata RO, data and bss RW (NX where the CPU has it)",
 	  image_parts_mapped_as_their_use },
 #ifdef __x86_64__
-	{ "no kernel mapping writable and executable, NX as CPUID says",
+	{ "no kernel mapping writable and executable, none executable but code; NX as CPUID says",
 	  no_kernel_mapping_writable_and_executable },
 	{ "a ring-0 call into .data faults where NX is on", ring0_cannot_run_data },
 #endif

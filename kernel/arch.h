@@ -14,6 +14,13 @@
 
 #include "include/kslide/bootinfo.h"
 
+/* The image's text and rodata read-only in the kernel's tables, before anything else maps
+ * them (kernel/memory.h lists the parts): i386 builds its tables in head.S, all writable, and
+ * clears the writable bit here (kernel/i386/image_protect.c); x86-64's paging_init mapped them
+ * so from its first table (nothing left to do). CR0.WP, which arch_cpu_init sets, makes ring 0
+ * honour it. */
+void arch_image_protect(void);
+
 /* The entry area at a random place (kernel/secrecy/entry_area.h), the descriptor tables in it,
  * the TSS, CR0.WP, CR4.UMIP when the CPU has it, and the frames outside the image that the entry
  * area and user spaces take (kernel/mm/frames.h; space_init, called next, makes the user

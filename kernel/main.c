@@ -92,6 +92,7 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	kptr_init(bi);
 	sysctl_init(bi->flags & KSLIDE_BOOT_RANDOMIZED);
 	bool pti = !cmdline_has_flag(cmdline, strlen(cmdline), NOPTI_FLAG);
+	arch_image_protect();
 	phys_map_init();
 	arch_cpu_init(bi, pti);
 	space_init();

@@ -30,6 +30,14 @@ static inline uint64_t kernel_virt_to_phys(const void *p)
 }
 #endif
 
+/* The image's parts, page aligned by kernel/<arch>/kernel*.ld: [_kernel_start, _kernel_text_end)
+ * code, mapped read-only and executable; [_kernel_text_end, _kernel_data_start) read-only data
+ * (rodata, and in the PIE what the stub relocated: .data.rel.ro, .dynamic, .got), mapped
+ * read-only and, where the CPU has NX, not executable; [_kernel_data_start, _kernel_end) data
+ * and bss, writable and not executable (x86-64: kernel/x86_64/paging.c; i386:
+ * kernel/i386/image_protect.c). */
+extern char _kernel_start[], _kernel_text_end[], _kernel_data_start[], _kernel_end[];
+
 /* The physical address _start really runs from (the page tables or the head code say). */
 uintptr_t start_phys_runtime(void);
 

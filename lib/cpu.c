@@ -9,6 +9,8 @@ static void clear(struct cpu_features *out)
 	out->rdrand = false;
 	out->rdseed = false;
 	out->umip = false;
+	out->smep = false;
+	out->smap = false;
 }
 
 void cpu_probe(const struct arch_ops *arch, struct cpu_features *out)
@@ -33,5 +35,7 @@ void cpu_probe(const struct arch_ops *arch, struct cpu_features *out)
 		arch->cpuid(arch->ctx, CPUID_LEAF_EXT_FEATURES, 0, &r);
 		out->rdseed = (r.ebx & CPUID_07_EBX_RDSEED) != 0;
 		out->umip = (r.ecx & CPUID_07_ECX_UMIP) != 0;
+		out->smep = (r.ebx & CPUID_07_EBX_SMEP) != 0;
+		out->smap = (r.ebx & CPUID_07_EBX_SMAP) != 0;
 	}
 }

@@ -16,10 +16,16 @@
 #define CPUID_LEAF_FEATURES 0x01u     /* ECX/EDX feature flags */
 #define CPUID_LEAF_EXT_FEATURES 0x07u /* subleaf 0: EBX/ECX structured flags */
 
+#define CPUID_LEAF_EXT_MAX 0x80000000u  /* EAX = highest extended leaf */
+#define CPUID_LEAF_EXT_INFO 0x80000001u /* EDX: extended processor feature flags */
+
 #define CPUID_01_EDX_TSC (1u << 4)     /* RDTSC */
 #define CPUID_01_ECX_RDRAND (1u << 30) /* RDRAND (the seed patch tested bit 26, XSAVE) */
+#define CPUID_07_EBX_SMEP (1u << 7)    /* CR4.SMEP: ring 0 cannot fetch from user pages */
 #define CPUID_07_EBX_RDSEED (1u << 18) /* RDSEED */
+#define CPUID_07_EBX_SMAP (1u << 20)   /* CR4.SMAP: ring 0 cannot touch user pages unless AC */
 #define CPUID_07_ECX_UMIP (1u << 2)    /* CR4.UMIP: SGDT/SIDT/SLDT/SMSW/STR fault in ring 3 */
+#define CPUID_80000001_EDX_NX (1u << 20) /* EFER.NXE and the XD bit of page-table entries */
 
 struct cpu_features {
 	bool cpuid;        /* CPUID instruction present */
@@ -28,6 +34,8 @@ struct cpu_features {
 	bool rdrand;
 	bool rdseed;
 	bool umip;
+	bool smep;
+	bool smap;
 };
 
 /* Fill *out from CPUID, reading a leaf only when the maximum leaf says it exists. */

@@ -18,6 +18,7 @@
 #include "kernel/cpu/descriptor.h"
 #include "kernel/cpu/trap.h"
 #include "kernel/cpu/trap_vectors.h"
+#include "kernel/cpu/user_access.h"
 #include "kernel/mm/frames.h"
 #include "kernel/secrecy/entry_area.h"
 #include "kernel/secrecy/oops.h"
@@ -44,6 +45,7 @@ static uint8_t trap_stack[TRAP_STACK_BYTES] __attribute__((aligned(16)));
 static uint8_t ap_trap_stack[CPU_AP_MAX][TRAP_STACK_BYTES] __attribute__((aligned(16)));
 static struct entry_percpu ap_percpu[CPU_AP_MAX];
 static bool umip_enabled;
+bool user_access_smap;
 
 /* kernel/<arch>/vectors.S: where the stubs lead, in the image. */
 __attribute__((visibility("hidden"))) void kernel_entry(void);
@@ -127,6 +129,14 @@ static bool cpu_load(uint64_t *gdt_original, const struct entry_percpu *percpu)
 	cpu_probe(&x86_arch_ops, &f);
 	if (f.umip)
 		write_cr4(read_cr4() | CR4_UMIP);
+	/* Ring 0 never runs ring 3's code, and reads or writes ring 3's memory only between
+	 * user_access_begin and user_access_end. */
+	if (f.smep)
+		write_cr4(read_cr4() | CR4_SMEP);
+	if (f.smap) {
+		write_cr4(read_cr4() | CR4_SMAP);
+		user_access_smap = true;
+	}
 	return f.umip;
 }
 

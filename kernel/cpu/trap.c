@@ -1,10 +1,12 @@
 /*
  * Where every trap lands, on both arches: system calls go to syscall_dispatch, faults in ring 3
  * to proc_user_fault (which kills), and any trap in ring 0 is a kernel bug (panic), except a
- * page fault at the one store try_write32 expects may fault, and an NMI, which only ever
+ * page fault at the one store try_write32, the one load try_read32 and the one call try_exec
+ * expect may fault, and an NMI, which only ever
  * wakes a CPU halted for kernel/smp/smp_call.c and has nothing else to do.
  */
 #include "kernel/cpu/trap.h"
+#include "kernel/cpu/user_access.h"
 #include "arch/x86/sysregs.h"
 #include "kernel/arch.h"
 #include "kernel/proc/proc.h"
@@ -22,11 +24,22 @@ static enum fault_kind classify(const struct trapframe *tf, uintptr_t addr)
 
 void trap(struct trapframe *tf)
 {
+	/* A gate leaves EFLAGS.AC as ring 3 (or an interrupted user access) had it: without
+	 * this, ring 3's POPF would switch SMAP off for the kernel's handling of its trap. */
+	user_access_end();
 	if (tf->trapno == T_NMI)
 		return;
 	bool kernel = !trapframe_from_user(tf);
 	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_write32_store) {
 		tf->ip = (uintptr_t)try_write32_fixup;
+		return;
+	}
+	if (kernel && tf->trapno == T_PAGE_FAULT && tf->ip == (uintptr_t)try_read32_load) {
+		tf->ip = (uintptr_t)try_read32_fixup;
+		return;
+	}
+	if (kernel && tf->trapno == T_PAGE_FAULT && try_exec_target && tf->ip == try_exec_target) {
+		tf->ip = (uintptr_t)try_exec_fixup;
 		return;
 	}
 	if (kernel)

@@ -40,6 +40,16 @@ void trap(struct trapframe *tf);
 bool try_write32(uintptr_t addr, uint32_t value);
 __attribute__((visibility("hidden"))) void try_write32_store(void), try_write32_fixup(void);
 
+/* The same for a load: true and the value in *value, or false when the load faults. */
+bool try_read32(uintptr_t addr, uint32_t *value);
+__attribute__((visibility("hidden"))) void try_read32_load(void), try_read32_fixup(void);
+
+/* Call the code at addr from ring 0 (it must be a lone RET); false instead of a panic when the
+ * fetch faults (kernel/cpu/try_exec.c): how the selftests see SMEP and NX at work. */
+bool try_exec(uintptr_t addr);
+extern uintptr_t try_exec_target; /* addr while try_exec runs, else 0 */
+__attribute__((visibility("hidden"))) void try_exec_fixup(void);
+
 /* kernel/<arch>/vectors.S: "return" through the trap exit into tf, in ring 3; comes back with
  * the status arch_user_exit is given. */
 int user_enter(struct trapframe *tf);

@@ -6,11 +6,12 @@
 #define INDEX_MASK ((1u << WALK_INDEX_BITS) - 1)
 
 /* The physical address, and in *rights the present, writable and user bits as the CPU
- * combines them (writable or user only if every level says so); 0 and 0 if unmapped. */
+ * combines them (writable or user only if every level says so) and NX if any level sets it;
+ * 0 and 0 if unmapped. */
 static uint64_t walk(uintptr_t virt, uint64_t table_offset, uint64_t *rights)
 {
 	uint64_t table = read_cr3() & WALK_FRAME_MASK;
-	uint64_t r = WALK_PRESENT | WALK_WRITABLE | WALK_USER;
+	uint64_t r = WALK_PRESENT | WALK_WRITABLE | WALK_USER, nx = 0;
 	*rights = 0;
 	for (int shift = WALK_TOP_SHIFT; shift >= WALK_PAGE_SHIFT; shift -= WALK_INDEX_BITS) {
 		const walk_entry_t *entries = (const walk_entry_t *)(uintptr_t)(table + table_offset);
@@ -18,10 +19,11 @@ static uint64_t walk(uintptr_t virt, uint64_t table_offset, uint64_t *rights)
 		if (!(e & WALK_PRESENT))
 			return 0;
 		r &= e;
+		nx |= e & WALK_NX;
 		uintptr_t page = (uintptr_t)1 << shift;
 		if (shift == WALK_PAGE_SHIFT ||
 		    (WALK_LARGE_PAGES && shift < WALK_TOP_SHIFT && (e & WALK_LARGE))) {
-			*rights = r;
+			*rights = r | nx;
 			return (e & WALK_FRAME_MASK & ~(uint64_t)(page - 1)) + (virt & (page - 1));
 		}
 		table = e & WALK_FRAME_MASK;

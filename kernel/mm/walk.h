@@ -21,6 +21,7 @@ typedef uint64_t walk_entry_t;
 #define WALK_LARGE_PAGES 1
 #define WALK_VIRT_BITS 48 /* bits 63..47 of a canonical address are all equal */
 #define WALK_KERNEL_HALF_FIRST 256 /* the top-level entry of 0xffff800000000000 */
+#define WALK_NX (1ull << 63)      /* XD: no instruction fetch (when EFER.NXE is set) */
 #else
 typedef uint32_t walk_entry_t;
 #define WALK_TOP_SHIFT 22
@@ -29,6 +30,7 @@ typedef uint32_t walk_entry_t;
 #define WALK_LARGE_PAGES 0 /* CR4.PSE stays off: every directory entry names a page table */
 #define WALK_VIRT_BITS 32
 #define WALK_KERNEL_HALF_FIRST 768 /* the directory entry of 0xC0000000 */
+#define WALK_NX 0 /* 32-bit paging has no XD bit: every present page may be executed */
 #endif
 #define WALK_PAGE_SHIFT 12
 #define WALK_PRESENT 0x1u
@@ -43,7 +45,8 @@ typedef uint32_t walk_entry_t;
 uint64_t walk_virt_to_phys(uintptr_t virt, uint64_t table_offset);
 
 /* What the live tables allow at virt, as the CPU combines the levels: WALK_PRESENT, and
- * WALK_WRITABLE and WALK_USER only when every level has them; 0 when unmapped. */
+ * WALK_WRITABLE and WALK_USER only when every level has them, WALK_NX when any level has it;
+ * 0 when unmapped. */
 uint64_t walk_rights(uintptr_t virt, uint64_t table_offset);
 
 /* Called for every present entry: va is the first address it covers and span how many bytes

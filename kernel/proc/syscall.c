@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "kernel/arch.h"
+#include "kernel/cpu/user_access.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/syscall.h"
 #include "kernel/secrecy/kallsyms.h"
@@ -20,7 +21,9 @@ static int copy_in(void *dst, uintptr_t src, size_t len)
 {
 	if (!arch_user_range(src, len))
 		return -EFAULT;
+	user_access_begin();
 	memcpy(dst, (const void *)src, len);
+	user_access_end();
 	return 0;
 }
 
@@ -28,7 +31,9 @@ static int copy_out(uintptr_t dst, const void *src, size_t len)
 {
 	if (!arch_user_range(dst, len))
 		return -EFAULT;
+	user_access_begin();
 	memcpy((void *)dst, src, len);
+	user_access_end();
 	return 0;
 }
 
@@ -50,7 +55,9 @@ static long sys_write(uintptr_t buf, size_t len)
 		return -EINVAL;
 	if (!arch_user_range(buf, len))
 		return -EFAULT;
+	user_access_begin();
 	proc_write((const char *)buf, len);
+	user_access_end();
 	return (long)len;
 }
 

@@ -22,6 +22,7 @@ static const struct selftest_suite *const suites[] = {
 #ifdef __x86_64__
 	&selftest_paging,
 #endif
+	&selftest_wx,
 	&selftest_leak,
 	&selftest_panic_on_oops,
 	&selftest_oops_limit,

@@ -38,6 +38,7 @@ extern const struct selftest_suite selftest_syscall_bench;
 extern const struct selftest_suite selftest_smp;     /* kernel/selftest/smp.c */
 extern const struct selftest_suite selftest_hotplug; /* kernel/selftest/smp.c */
 extern const struct selftest_suite selftest_suspend; /* kernel/selftest/suspend.c */
+extern const struct selftest_suite selftest_wx;      /* kernel/selftest/wx.c */
 
 /* The CPU's checks of selftest=leak (kernel/selftest/leak_cpu.c): descriptor-table aliases, UMIP,
  * user page tables; leak.c reports them as one case. */

@@ -71,6 +71,10 @@ bool ap_on_the_aliases(unsigned ap)
 				cpu_tables->ap[ap].gdt[TSS_SEL / 8], 0);
 	if (v->umip_on != v->has_umip)
 		ok = check_fail("AP CR4.UMIP as CPUID says", v->umip_on, v->has_umip);
+	bool smep = (v->cr4 & CR4_SMEP) != 0, smap = (v->cr4 & CR4_SMAP) != 0;
+	if (smep != v->has_smep || smap != v->has_smap)
+		ok = check_fail("AP CR4.SMEP and SMAP as CPUID says", (unsigned)smep << 1 | smap,
+				(unsigned)v->has_smep << 1 | v->has_smap);
 	if (v->cr0 != smp_state()->boot_cr0)
 		ok = check_fail("AP CR0 as the boot CPU's", v->cr0, smp_state()->boot_cr0);
 	return ok;

@@ -88,7 +88,10 @@ void smp_ap_main(unsigned ap)
 				   .tr = str(),
 				   .has_umip = f.umip,
 				   .umip_on = (read_cr4() & CR4_UMIP) != 0,
-				   .cr0 = read_cr0() };
+				   .has_smep = f.smep,
+				   .has_smap = f.smap,
+				   .cr0 = read_cr0(),
+				   .cr4 = read_cr4() };
 	__atomic_store_n(&ap_checked_in, ap + 1, __ATOMIC_RELEASE);
 	/* Until the next INIT: no interrupt reaches it (IF is clear); the NMIs of smp_call do. */
 	smp_ap_wait_for_work(ap);

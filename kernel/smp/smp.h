@@ -24,7 +24,8 @@ struct smp_ap_view {
 	uintptr_t idt_base, gdt_base;
 	uint16_t idt_limit, gdt_limit, ldt, tr;
 	bool has_umip, umip_on;
-	uintptr_t cr0;
+	bool has_smep, has_smap; /* what CPUID says */
+	uintptr_t cr0, cr4;
 };
 
 struct smp_state {

@@ -5,20 +5,32 @@
  *
  *   0x0000000000000000 ... lower half          empty: user space
  *   DIRECT_MAP (0xffff800000000000)            all RAM up to the highest usable byte
- *                                              (at most DIRECT_MAP_LIMIT), 2 MiB pages
- *   virt_base                                  the kernel image, wherever the stub put it
+ *                                              (at most DIRECT_MAP_LIMIT), 2 MiB pages, RW NX
+ *   virt_base                                  the kernel image, wherever the stub put it:
+ *                                              text RO X, rodata RO NX, data and bss RW NX
  *   FIXED_AREA (0xffffffffff000000)            mappings at fixed addresses, added later
+ *
+ * No mapping is both writable and executable (W^X): only the image's text and the entry
+ * area's code page may be executed, and neither may be written (CR0.WP, set by cpu_load,
+ * makes ring 0 honour that). The stub applied the relocations before it jumped here, so the
+ * text may be read-only from the kernel's first table on. Without NX (a CPU that lacks it)
+ * the NX bits stay 0 (a reserved bit otherwise) and only the read-only half holds.
  *
  * The tables come from a pool in .bss; lib/pagetable builds them.
  */
 #include <stdint.h>
 
 #include "include/kslide/bootinfo.h"
+#include "kernel/arch.h"
 #include "kernel/console.h"
 #include "kernel/memory.h"
 #include "kernel/mm/walk.h"
 #include "kernel/qemu_exit.h"
+#include "kernel/smp/trampoline.h"
 #include "kernel/x86_64/paging.h"
+#include "arch/x86/sysregs.h"
+#include "arch/x86/x86.h"
+#include "lib/cpu.h"
 #include "lib/errors.h"
 #include "lib/pagetable.h"
 
@@ -31,12 +43,42 @@
 	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
 	 FIXED_AREA_TABLES)
 
-extern char _kernel_start[];
-
 static uint64_t pool[POOL_PAGES][PT_ENTRIES] __attribute__((aligned(PT_SIZE_4K)));
 static struct pt_builder kernel_space;
 static uint64_t phys_base, virt_base;
 static uintptr_t start_phys_at_entry;
+static uint64_t nx;
+
+uint64_t paging_nx(void)
+{
+	return nx;
+}
+
+/* CPUID's word on NX (SDM Vol. 2A, CPUID leaf 80000001H, EDX bit 20), asked only when the
+ * extended leaf exists. */
+static bool cpu_has_nx(void)
+{
+	uint32_t r[4];
+	cpuid(CPUID_LEAF_EXT_MAX, 0, r);
+	if (r[0] < CPUID_LEAF_EXT_INFO)
+		return false;
+	cpuid(CPUID_LEAF_EXT_INFO, 0, r);
+	return (r[3] & CPUID_80000001_EDX_NX) != 0;
+}
+
+/* The image in its three parts, virt_base onwards; size is the whole image's, bss included. */
+static int map_image(uint64_t size)
+{
+	uint64_t text = (uintptr_t)_kernel_text_end - virt_base;
+	uint64_t data = (uintptr_t)_kernel_data_start - virt_base;
+	int rc = pt_map(&kernel_space, virt_base, phys_base, text, 0);
+	if (rc == KS_OK && data > text)
+		rc = pt_map(&kernel_space, virt_base + text, phys_base + text, data - text, nx);
+	if (rc == KS_OK)
+		rc = pt_map(&kernel_space, virt_base + data, phys_base + data, size - data,
+			    PTE_WRITABLE | nx);
+	return rc;
+}
 
 uint64_t kernel_virt_to_phys(const void *p)
 {
@@ -78,15 +120,27 @@ int paging_init(uint64_t boot_info_phys)
 	/* The stub's tables, read before they go: where the hardware runs us. */
 	start_phys_at_entry = walk_virt_to_phys((uintptr_t)_start, 0);
 	uint64_t size = round_up(bi->image_size, PT_SIZE_4K);
+	if ((uintptr_t)_kernel_start != virt_base || (uintptr_t)_kernel_data_start - virt_base > size)
+		return KS_EINVAL;
+	/* Before the first table with an NX bit goes live: a reserved bit until NXE is set. */
+	if (cpu_has_nx()) {
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+		nx = PTE_NX;
+	}
 	int rc = pt_init(&kernel_space, pool, POOL_PAGES, kernel_virt_to_phys(pool));
 	if (rc == KS_OK)
-		rc = pt_map(&kernel_space, DIRECT_MAP, 0, ram_end(bi), PTE_WRITABLE);
+		rc = pt_map(&kernel_space, DIRECT_MAP, 0, ram_end(bi), PTE_WRITABLE | nx);
 	if (rc == KS_OK)
-		rc = pt_map(&kernel_space, virt_base, phys_base, size, PTE_WRITABLE);
+		rc = map_image(size);
 	if (rc != KS_OK)
 		return rc;
 	load_cr3(kernel_space.pml4_phys);
 	return KS_OK;
+}
+
+void arch_image_protect(void)
+{
+	/* paging_init mapped the image in its parts from the first table on. */
 }
 
 /* From the entry code when paging_init fails: say so and end the run as a failure. */

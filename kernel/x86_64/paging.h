@@ -14,6 +14,12 @@ extern char _start[];
  */
 int paging_init(uint64_t boot_info_phys);
 
+#define EFER_NXE 0x800 /* IA32_EFER bit 11: the XD bit of page-table entries is valid */
+
+/* PTE_NX where the CPU has NX (paging_init then set EFER.NXE), else 0: what every mapping of
+ * memory that holds no code adds to its flags. */
+uint64_t paging_nx(void);
+
 /* The builder behind the live kernel tables, for later mappings (fixed areas, user spaces). */
 struct pt_builder *paging_kernel_space(void);
 

@@ -12,7 +12,6 @@
 #include "lib/string.h"
 
 #define EFER_LME 0x100 /* long mode enable */
-#define EFER_NXE 0x800 /* the NX bit in page-table entries is valid */
 #define KERNEL_HALF_FIRST (PT_ENTRIES / 2)
 #define TRAMPOLINE_ROOT_PAGES 3 /* PML4, PDPT, PD of the one-to-one first 2 MiB */
 #define TABLE_FLAGS (PTE_PRESENT | PTE_WRITABLE)
@@ -25,7 +24,7 @@ volatile uint32_t *arch_lapic_map(uint32_t phys)
 {
 	uint64_t big = phys & ~(PT_SIZE_2M - 1);
 	int rc = pt_map(paging_kernel_space(), DIRECT_MAP + big, big, PT_SIZE_2M,
-			PTE_WRITABLE);
+			PTE_WRITABLE | paging_nx());
 	if (rc != KS_OK)
 		panic("cannot map the local APIC at 0x%x: %s", phys, ks_strerror(rc));
 	return phys_to_virt(phys);
@@ -46,7 +45,7 @@ uint32_t arch_trampoline_root(uint64_t scratch_phys)
 	t[0][0] = (scratch_phys + PAGE_SIZE) | TABLE_FLAGS;
 	t[1][0] = (scratch_phys + 2 * PAGE_SIZE) | TABLE_FLAGS;
 	t[2][0] = 0 | TABLE_FLAGS | PTE_PS;
-	boot_cr4 = read_cr4() & ~(uintptr_t)CR4_UMIP;
+	boot_cr4 = read_cr4() & ~(uintptr_t)CR4_FROM_CPUID; /* cpu_load's to set */
 	return (uint32_t)scratch_phys;
 }
 

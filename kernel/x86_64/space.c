@@ -43,9 +43,12 @@ static uint64_t entry(const void *table_or_page)
 	return direct_virt_to_phys(table_or_page) | TABLE_FLAGS;
 }
 
-static void map_page(struct pt_builder *b, uintptr_t va, uint64_t frame, bool writable)
+/* Writable pages are never executable; of the read-only ones only the entry stubs' page. */
+static void map_page(struct pt_builder *b, uintptr_t va, uint64_t frame, bool writable,
+		     bool code)
 {
-	int rc = pt_map(b, va, frame, PAGE_SIZE, writable ? PTE_WRITABLE : 0);
+	uint64_t flags = (writable ? PTE_WRITABLE : 0) | (code && !writable ? 0 : paging_nx());
+	int rc = pt_map(b, va, frame, PAGE_SIZE, flags);
 	if (rc != KS_OK)
 		panic("cannot map the entry area at 0x%llx: %s", (unsigned long long)va,
 		      ks_strerror(rc));
@@ -60,8 +63,9 @@ void arch_entry_area_map(uintptr_t base, const uint64_t frames[ENTRY_AREA_PAGES]
 		panic("no memory outside the image for the entry area's tables");
 	for (unsigned n = 0; n < ENTRY_AREA_PAGES; n++) {
 		uintptr_t va = base + n * PAGE_SIZE;
-		map_page(paging_kernel_space(), va, frames[n], writable[n]);
-		map_page(&ring3_entry_tables, va, frames[n], writable[n]);
+		bool code = n == ENTRY_PAGE_CODE;
+		map_page(paging_kernel_space(), va, frames[n], writable[n], code);
+		map_page(&ring3_entry_tables, va, frames[n], writable[n], code);
 		invlpg(va);
 	}
 }

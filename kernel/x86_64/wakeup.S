@@ -21,7 +21,7 @@ wake_save:
 	movq %cr3, %rax
 	movq %rax, WC(WC_CR3)(%rdi)
 	movq %cr4, %rax
-	andq $~CR4_UMIP, %rax		/* cpu_load sets it, from CPUID, as on every start */
+	andq $~CR4_FROM_CPUID, %rax	/* cpu_load sets them, from CPUID, as on every start */
 	movq %rax, WC(WC_CR4)(%rdi)
 	movl $MSR_EFER, %ecx
 	rdmsr

@@ -11,6 +11,8 @@ for cpu in 486 pentium qemu32 max; do
 	done
 done
 cat <<CASES
+selftest=wx, max: text and rodata read-only, SMEP and SMAP on, each fault raised	-c max -A selftest=wx -e ^kslide-selftest:.5.passed,.0.failed -e '^# smep=on smap=on' $img
+selftest=wx, qemu32: text and rodata read-only, no SMEP or SMAP	-c qemu32 -A selftest=wx -e ^kslide-selftest:.5.passed,.0.failed -e '^# smep=off smap=off' $img
 4 KiB alignment, 128M	-c qemu32 -m 128M -e align=0x1000. $img4k
 4 KiB alignment, 1G, max	-c max -m 1G -e align=0x1000. $img4k
 nokaslr keeps the link address	-m 1G -A nokaslr -e ^kslide:.nokaslr -e phys=0x1000000. -e not.randomized $img

@@ -14,14 +14,14 @@ static void all_feature_bits(struct fake_arch *f)
 {
 	f->leaf1.edx = CPUID_01_EDX_TSC;
 	f->leaf1.ecx = CPUID_01_ECX_RDRAND;
-	f->leaf7.ebx = CPUID_07_EBX_RDSEED;
+	f->leaf7.ebx = CPUID_07_EBX_RDSEED | CPUID_07_EBX_SMEP | CPUID_07_EBX_SMAP;
 	f->leaf7.ecx = CPUID_07_ECX_UMIP;
 }
 
 static void poison(struct cpu_features *c)
 {
 	memset(c, 0xff, sizeof(*c));
-	c->cpuid = c->tsc = c->rdrand = c->rdseed = c->umip = true;
+	c->cpuid = c->tsc = c->rdrand = c->rdseed = c->umip = c->smep = c->smap = true;
 }
 
 static void without_cpuid_everything_is_false(void **state)
@@ -42,6 +42,8 @@ static void without_cpuid_everything_is_false(void **state)
 	assert_false(c.rdrand);
 	assert_false(c.rdseed);
 	assert_false(c.umip);
+	assert_false(c.smep);
+	assert_false(c.smap);
 	assert_int_equal(f.cpuid_calls[0], 0);
 }
 
@@ -64,6 +66,8 @@ static void modern_cpu_reports_every_feature(void **state)
 	assert_true(c.rdrand);
 	assert_true(c.rdseed);
 	assert_true(c.umip);
+	assert_true(c.smep);
+	assert_true(c.smap);
 	assert_int_equal(f.cpuid_bad_subleaf, 0);
 }
 
@@ -80,7 +84,7 @@ static void features_come_from_their_own_bits(void **state)
 	f.max_leaf = 7;
 	f.leaf1.ecx = ~CPUID_01_ECX_RDRAND;
 	f.leaf1.edx = ~CPUID_01_EDX_TSC;
-	f.leaf7.ebx = ~CPUID_07_EBX_RDSEED;
+	f.leaf7.ebx = ~(CPUID_07_EBX_RDSEED | CPUID_07_EBX_SMEP | CPUID_07_EBX_SMAP);
 	f.leaf7.ecx = ~CPUID_07_ECX_UMIP;
 	poison(&c);
 	cpu_probe(&ops, &c);
@@ -89,6 +93,8 @@ static void features_come_from_their_own_bits(void **state)
 	assert_false(c.rdrand);
 	assert_false(c.rdseed);
 	assert_false(c.umip);
+	assert_false(c.smep);
+	assert_false(c.smap);
 }
 
 static void rdseed_alone_is_reported_alone(void **state)
@@ -107,6 +113,8 @@ static void rdseed_alone_is_reported_alone(void **state)
 	assert_false(c.rdrand);
 	assert_false(c.tsc);
 	assert_false(c.umip);
+	assert_false(c.smep);
+	assert_false(c.smap);
 }
 
 /* A Pentium-era CPU: leaf 1 exists, leaf 7 does not and must not be read. */
@@ -128,6 +136,8 @@ static void leaf_7_is_not_read_below_max_leaf_7(void **state)
 	assert_true(c.rdrand);
 	assert_false(c.rdseed);
 	assert_false(c.umip);
+	assert_false(c.smep);
+	assert_false(c.smap);
 	assert_int_equal(f.cpuid_calls[1], 1);
 	assert_int_equal(f.cpuid_calls[7], 0);
 }
@@ -152,6 +162,8 @@ static void leaf_1_is_not_read_at_max_leaf_0(void **state)
 	assert_false(c.rdrand);
 	assert_false(c.rdseed);
 	assert_false(c.umip);
+	assert_false(c.smep);
+	assert_false(c.smap);
 	assert_int_equal(f.cpuid_calls[0], 1);
 	assert_int_equal(f.cpuid_calls[1], 0);
 	assert_int_equal(f.cpuid_calls[7], 0);

@@ -39,6 +39,10 @@ static void say_jitter(const struct jitter_report *j, uint32_t wanted, uint32_t 
 			      "%u bits credited\n",
 			      j->health == HEALTH_RCT_FAILED ? "repetition count" : "adaptive proportion",
 			      (unsigned)j->samples, (unsigned)j->credited);
+	else if (j->stop == JITTER_PREDICTABLE)
+		console_print("kslide: warning: jitter: predictable: lag %u guessed %u of the first "
+			      "%u samples; nothing credited\n",
+			      (unsigned)j->lag, (unsigned)j->lag_hits, JITTER_STARTUP_SAMPLES);
 	else if (j->stop == JITTER_PIT_STOPPED)
 		console_print("kslide: warning: jitter: the PIT does not count; no samples\n");
 	if (j->stop != JITTER_TARGET_MET)

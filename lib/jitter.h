@@ -32,6 +32,15 @@
  */
 #define JITTER_BOUND_MS 50u
 #define JITTER_BOUND_PIT_STEPS (PIT_HZ * JITTER_BOUND_MS / 1000u) /* 59659 */
+/*
+ * The health tests catch a stuck or biased source, not a deterministic one that varies: an
+ * emulator whose TSC counts instructions (QEMU's -icount) gives deltas that repeat with a
+ * short period, pass both tests and are the same at every boot. So the start-up samples are
+ * also predicted by lag, as SP 800-90B's lag prediction estimate (6.3.8) does: s[i] guessed as
+ * s[i - d] for each lag d up to JITTER_LAG_MAX. A lag that guesses more than half of them
+ * means less than the 1 bit per sample the tests and the credit assume: nothing is credited.
+ */
+#define JITTER_LAG_MAX 128u
 /* Reads of an unchanging PIT before it counts as stopped (about a millisecond of port I/O). */
 #define JITTER_EDGE_READS 1000u
 
@@ -40,6 +49,7 @@ enum jitter_stop {
 	JITTER_BOUND_REACHED,
 	JITTER_HEALTH_FAILED, /* see .health */
 	JITTER_PIT_STOPPED,   /* the PIT did not move: no edges, no samples */
+	JITTER_PREDICTABLE,   /* a lag guessed most start-up samples: see .lag */
 };
 
 struct jitter_report {
@@ -49,6 +59,8 @@ struct jitter_report {
 	uint32_t passed;     /* of which passed both health tests before any failure */
 	uint32_t credited;   /* bits, never above the target */
 	uint32_t pit_steps;  /* count steps elapsed, the time the bound is measured in */
+	uint32_t lag;        /* JITTER_PREDICTABLE: the lag that guessed best ... */
+	uint32_t lag_hits;   /* ... and how many of the start-up samples it guessed */
 };
 
 /*

@@ -80,6 +80,46 @@ static void biased_tsc_fails_the_adaptive_proportion_test_and_credits_nothing(vo
 	assert_int_equal(m.j.credited, 0);
 }
 
+/*
+ * Deltas that repeat with a period of 20 (an instruction-counting TSC, as QEMU's -icount
+ * gives), each value at most 3 times a window: both health tests pass, the lag predictor
+ * guesses every sample after the first period and nothing is credited.
+ */
+static void periodic_tsc_is_predicted_by_lag_and_credits_nothing(void **state)
+{
+	(void)state;
+	struct machine m;
+
+	machine(&m, 3);
+	good_tsc(&m);
+	for (unsigned i = 20; i < STEPS; i++)
+		m.steps[i] = m.steps[i % 20];
+	jitter_collect(&m.ops, 20, &m.pool, &m.j);
+	assert_int_equal(m.j.stop, JITTER_PREDICTABLE);
+	assert_int_equal(m.j.health, HEALTH_OK);
+	assert_int_equal(m.j.samples, JITTER_STARTUP_SAMPLES);
+	assert_int_equal(m.j.lag, 20);
+	assert_int_equal(m.j.lag_hits, JITTER_STARTUP_SAMPLES - 20);
+	assert_int_equal(m.j.credited, 0);
+}
+
+/* A lag that guesses a quarter of the samples is below the rule: the source keeps its credit. */
+static void a_lag_guessing_a_quarter_of_the_samples_keeps_the_credit(void **state)
+{
+	(void)state;
+	struct machine m;
+
+	machine(&m, 3);
+	good_tsc(&m);
+	for (unsigned i = 4; i < STEPS; i += 4)
+		m.steps[i] = m.steps[i - 1]; /* every fourth delta repeats the one before */
+	jitter_collect(&m.ops, 20, &m.pool, &m.j);
+	assert_true(m.j.lag_hits >= JITTER_STARTUP_SAMPLES / 4 - 1);
+	assert_true(2 * m.j.lag_hits <= JITTER_STARTUP_SAMPLES - m.j.lag);
+	assert_int_equal(m.j.stop, JITTER_TARGET_MET);
+	assert_int_equal(m.j.credited, 20);
+}
+
 /* Nothing is credited before the start-up tests' 1024 samples, then 1 bit per 8 samples. */
 static void good_clocks_reach_the_target_and_stop_there(void **state)
 {
@@ -245,6 +285,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stuck_tsc_fails_the_repetition_count_test_and_credits_nothing),
 		cmocka_unit_test(biased_tsc_fails_the_adaptive_proportion_test_and_credits_nothing),
+		cmocka_unit_test(periodic_tsc_is_predicted_by_lag_and_credits_nothing),
+		cmocka_unit_test(a_lag_guessing_a_quarter_of_the_samples_keeps_the_credit),
 		cmocka_unit_test(good_clocks_reach_the_target_and_stop_there),
 		cmocka_unit_test(the_bound_stops_collection_short_of_the_target),
 		cmocka_unit_test(the_bound_before_start_up_credits_nothing),

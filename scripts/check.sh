@@ -171,18 +171,33 @@ for name in "$@"; do
 	esac
 done
 
+# CPU seconds used so far by the processes this shell has waited for, from what `times` wrote
+# (its second line: children's user and system time). `times` itself must run in this shell,
+# since a subshell ($(...), a pipeline) has no children of its own. A stage's CPU against its
+# wall time says how much of it ran in parallel; its CPU is what a busy machine shares out.
+children_cpu() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, f, /[ms]/); t += f[1] * 60 + f[2] }
+		printf "%d\n", t
+	}' "$times_file"
+}
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+
 passed=0 failed=0 failures=""
 for name in "$@"; do
 	echo "=== $name"
 	start=$(date +%s)
+	times >"$times_file" && cpu_start=$(children_cpu)
 	if run_stage "$name"; then
-		passed=$((passed + 1))
-		echo "=== $name: ok ($(($(date +%s) - start))s)"
+		passed=$((passed + 1)) verdict=ok
 	else
-		failed=$((failed + 1))
+		failed=$((failed + 1)) verdict=FAILED
 		failures="$failures $name"
-		echo "=== $name: FAILED ($(($(date +%s) - start))s)"
 	fi
+	times >"$times_file"
+	echo "=== $name: $verdict ($(($(date +%s) - start))s, cpu $(($(children_cpu) - cpu_start))s)"
 done
 
 [ -n "$failures" ] && echo "failed stages:$failures"

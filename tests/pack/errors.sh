@@ -828,12 +828,13 @@ else
 fi
 # Uncompressed unless --compress says otherwise, also where auto would compress (a bzImage):
 # the same bytes as the Multiboot image packed --compress none, one page of headers longer.
+# LZ4 stands for every codec here: zstd at level 22 spends 25 s of CPU on this kernel.
 if "$PACK" --format pvh -o "$T/pvh-bz.img" "$BZ64" 2>/dev/null &&
 	"$PACK" --compress none -o "$T/none-bz.img" "$BZ64" 2>/dev/null &&
 	[ $(stat -c %s "$T/pvh-bz.img") -eq $(($(stat -c %s "$T/none-bz.img") + 4096)) ] &&
-	"$PACK" --format pvh --compress zstd -o "$T/pvh-bz-zstd.img" "$BZ64" 2>/dev/null &&
-	[ $(stat -c %s "$T/pvh-bz-zstd.img") -lt $(($(stat -c %s "$T/none-bz.img") / 2)) ]; then
-	ok "--format pvh stores the payload as it is by default; --compress zstd still compresses"
+	"$PACK" --format pvh --compress lz4 -o "$T/pvh-bz-lz4.img" "$BZ64" 2>/dev/null &&
+	[ $(stat -c %s "$T/pvh-bz-lz4.img") -lt $(($(stat -c %s "$T/none-bz.img") * 3 / 4)) ]; then
+	ok "--format pvh stores the payload as it is by default; --compress lz4 still compresses"
 else
 	not_ok "--format pvh and --compress" "compressed by default, or --compress ignored"
 fi

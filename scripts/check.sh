@@ -70,8 +70,8 @@ stage boot-i386 "the i386 reference kernel's boot cases, plain and compressed" \
 	'tests/boot/matrix.sh -z "$B" tests/boot/i386-cases.sh'
 stage boot-x86_64 "the x86-64 reference kernels' boot cases, plain and compressed" \
 	'tests/boot/matrix.sh -z "$B" tests/boot/x86_64-cases.sh'
-stage boot-smp "8 CPUs with selftest=smp, plain and compressed" \
-	'tests/boot/matrix.sh -z "$B" tests/boot/smp-cases.sh'
+stage boot-smp "8 CPUs with selftest=smp, plain and compressed; hotplug on the plain images" \
+	'tests/boot/matrix.sh -z "$B" tests/boot/smp-cases.sh --plain tests/boot/hotplug-cases.sh'
 # Suspend to RAM and back, 3 times a boot, woken by the host over QMP.
 stage boot-suspend "suspend to RAM and back, woken over QMP" \
 	'tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh'

@@ -3,8 +3,11 @@
 # through tests/boot/parallel.sh: one TAP-style line per case, then "boot: N passed, M
 # failed". With -z every case that boots a reference image (BUILD_DIR/ARCH/kernel[-pie]
 # [-4k|-high].img) runs twice more, named "zstd: ..." and "lz4: ...", on the image's
-# compressed copies (mk/compress.mk): the same expectations hold.
-# usage: matrix.sh [-z] BUILD_DIR CASES_FILE...
+# compressed copies (mk/compress.mk): the same expectations hold. The cases of files after
+# --plain run only as written, never on the compressed copies: long runs of the kernel's own
+# code (selftest=hotplug) that test nothing of what the stub did before it, which the other
+# cases on those copies already show to be the kernel.
+# usage: matrix.sh [-z] BUILD_DIR CASES_FILE... [--plain CASES_FILE...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -12,6 +15,11 @@ compressed=""
 [ "${1:-}" = -z ] && { compressed="zstd lz4"; shift; }
 B=$1
 shift
+files="" plain_files=""
+while [ $# -gt 0 ] && [ "$1" != --plain ]; do
+	files="$files $1" && shift
+done
+[ $# -gt 0 ] && shift && plain_files="$*"
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-matrix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -40,17 +48,24 @@ MODULE="$work/module.bin crc32=0x$(crc32 "$work/module.bin")"
 MODULE_FILE=$work/module.bin # as Linux's -initrd takes it (PVH), one file without arguments
 BIG_MODULE="$work/big-module.bin crc32=0x$(crc32 "$work/big-module.bin")"
 
-for f in "$@"; do
-	B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
-		PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
-		PVH_PAYLOAD_FLIPPED=$PVH_PAYLOAD_FLIPPED PVH_STUB_FLIPPED=$PVH_STUB_FLIPPED \
-		MODULE=$MODULE MODULE_FILE=$MODULE_FILE BIG_MODULE=$BIG_MODULE sh "$f"
-done >"$work/cases.plain"
+cases_of() { # cases_of CASES_FILE...: their lines
+	for f in "$@"; do
+		B=$B PAYLOAD_FLIPPED=$PAYLOAD_FLIPPED TABLE_FLIPPED=$TABLE_FLIPPED \
+			PAYLOAD_FLIPPED64=$PAYLOAD_FLIPPED64 TABLE_FLIPPED64=$TABLE_FLIPPED64 \
+			PVH_PAYLOAD_FLIPPED=$PVH_PAYLOAD_FLIPPED PVH_STUB_FLIPPED=$PVH_STUB_FLIPPED \
+			MODULE=$MODULE MODULE_FILE=$MODULE_FILE BIG_MODULE=$BIG_MODULE sh "$f"
+	done
+}
+# shellcheck disable=SC2086 # the file lists, split on purpose
+cases_of $files >"$work/cases.plain"
 # The cases again on the compressed copies: the reference image a case boots (its first, if
-# it names several), renamed.
+# it names several), renamed. The --plain files' cases come first, since they are the long
+# ones: parallel.sh starts the cases in order.
 ref='^([^	]*)	(.*/(i386|x86_64)/kernel(-pie)?(-4k|-high)?)\.img([ '"'"'"]|$)'
 for codec in $compressed; do
 	sed -E -n "s#$ref#$codec: \1	\2-$codec.img\6#p" "$work/cases.plain"
-done | cat "$work/cases.plain" - >"$work/cases"
+done >"$work/cases.compressed"
+# shellcheck disable=SC2086
+cases_of $plain_files | cat - "$work/cases.plain" "$work/cases.compressed" >"$work/cases"
 
 "$here/parallel.sh" -s boot "$work"

@@ -40,17 +40,3 @@ done
 # CPUs the MADT lists as neither enabled nor online-capable are not the machine's: QEMU lists
 # maxcpus entries and marks the ones beyond -smp absent.
 printf 'x86_64/kernel -smp 2,maxcpus=4: absent CPUs not counted\t-a x86_64 -c max -S 2,maxcpus=4 -A "selftest=smp smp_expect=2" -e "^kslide-selftest: 6 passed, 0 failed" -e "^smp: 2 CPUs listed, 1 APs started$" %s\n' "$B/x86_64/kernel.img"
-# selftest=hotplug: every AP of 4 offline (INIT) and online (the boot path) 100 times, and
-# after each time back, the leak program's processes on it: with UMIP (the descriptor
-# instructions must fault) and without (they must print the aliases). About 300 ring-3 views
-# a boot: the time limit is generous for a shared host.
-for kernel in i386/kernel x86_64/kernel x86_64/kernel-pie; do
-	case $kernel in
-	i386/*) arch=i386 plain=qemu32 ;;
-	*) arch=x86_64 plain=qemu64 ;;
-	esac
-	for cpu in max $plain; do
-		printf '%s -cpu %s -smp 4 selftest=hotplug\t-a %s -c %s -S 4 -t 300 -A selftest=hotplug -e "^kslide-selftest: 2 passed, 0 failed" %s\n' \
-			"$kernel" "$cpu" "$arch" "$cpu" "$B/$kernel.img"
-	done
-done

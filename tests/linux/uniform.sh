@@ -1,12 +1,13 @@
 #!/bin/sh
-# The uniform-linux-* stages: a Debian kernel packed by kslide-pack (make linux-images) booted
-# N times to the tests' init (tests/linux/boot-many.sh: every boot's _text and "Kernel code"
-# must be the stub's bases), then the spread of those bases judged by the uniformity checker
-# the uniform-* stages use (tests/boot/uniformity.c): the slots recounted from the image
-# header and the memory map Linux reports (its firmware memmap, less the packed image and the
-# initrd), which must agree with the stub's; each base's uniformity, and on x86-64 the
-# independence of the physical and virtual draws. kslide-stat --from then prints the figures
-# (min-entropy, collisions) for the same lines; both must pass.
+# The uniform-linux-* stages: a Debian kernel packed by kslide-pack --compress lz4 (make
+# linux-images; the stub's LZ4 decode costs a fifth of zstd's, and boot-linux boots the zstd
+# images) booted N times to the tests' init (tests/linux/boot-many.sh: every boot's _text and
+# "Kernel code" must be the stub's bases), then the spread of those bases judged by the
+# uniformity checker the uniform-* stages use (tests/boot/uniformity.c): the slots recounted
+# from the image header and the memory map Linux reports (its firmware memmap, less the packed
+# image and the initrd), which must agree with the stub's; each base's uniformity, and on
+# x86-64 the independence of the physical and virtual draws. kslide-stat --from then prints
+# the figures (min-entropy, collisions) for the same lines; both must pass.
 # usage: uniform.sh BUILD_DIR 686|cloud-amd64 N [qemu-boot.sh options...]
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR 686|cloud-amd64 N [qemu-boot.sh options...]" >&2; exit 2; }
@@ -18,7 +19,7 @@ cloud-amd64) arch=x86_64 ;;
 *) echo "uniform: no kernel flavour '$flavour'" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
-image=$B/linux/$flavour.img initrd=$B/linux/$arch/initramfs.cpio
+image=$B/linux/$flavour-lz4.img initrd=$B/linux/$arch/initramfs.cpio
 for f in "$image" "$initrd" "$B/bin/kslide-stat" "$B/host/tests/uniformity"; do
 	[ -f "$f" ] && continue
 	echo "uniform: $f is missing: make $f builds it (make check, all a stage needs)" >&2

@@ -3,9 +3,12 @@
 # so that the repository never gains generated inputs: a scratch copy by default, or with -k
 # BUILD/fuzz/corpus/NAME, which keeps what each run learns for the next. Crash reproducers go to
 # BUILD/fuzz/artifacts/. Fails if any target finds a crash.
-# Targets run $JOBS at a time (by default the machine's cores): each is one process bounded by
-# its SECONDS of wall time, so one at a time left a core idle for the whole stage. Their reports
-# are printed in the order the targets were named, once all have finished.
+# Targets run $JOBS at a time (by default twice the machine's cores): each is one process
+# bounded by its SECONDS of wall time, so the stage's time is the targets' count over JOBS
+# times SECONDS whatever the machine; twice the cores halves it, each target sharing a core
+# (a smoke run: more inputs per second is what `make fuzz` is for), and on a machine busy
+# with other work it takes a larger share of the cores. Their reports are printed in the
+# order the targets were named, once all have finished.
 # usage: fuzz.sh [-k] BUILD SECONDS NAME...
 set -u
 
@@ -35,7 +38,7 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/kslide-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$scratch"' EXIT
 trap 'exit 1' INT TERM
 mkdir -p "$B/fuzz/artifacts"
-jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+jobs=${JOBS:-$((2 * $(nproc 2>/dev/null || echo 2)))}
 echo "fuzz: $# targets for ${seconds}s each, $jobs at a time"
 printf '%s\n' "$@" | xargs -P "$jobs" -I{} "$0" --one "$keep" "$B" "$seconds" "$scratch" {}
 failed=""

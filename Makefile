@@ -56,12 +56,14 @@ bootstrap:
 	$(Q)scripts/bootstrap.sh
 
 # `all` first and on its own: its recursive make must not race the targets below for the
-# stubs and the packer under -j.
+# stubs and the packer under -j. The rest is built a job per core unless make was given -j
+# (its packs of Debian's kernels alone are a minute of CPU).
+CHECK_BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 #: every test stage; STAGE="name ..." runs only those
 #: (scripts/check.sh --describe lists them)
 check: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
-	$(Q)$(MAKE) -s --no-print-directory $(CHECK_DEPS)
+	$(Q)$(MAKE) -s --no-print-directory $(CHECK_BUILD_JOBS) $(CHECK_DEPS)
 	$(Q)scripts/check.sh $(BUILD) $(STAGE)
 
 HOGS ?= 2

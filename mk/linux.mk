@@ -66,6 +66,7 @@ $(X86_64_PERCPU_ELFS): $(X86_64_ORACLE)/%.elf: $(X86_64_ORACLE)/obj/percpu.o \
 		-T tests/oracle/x86_64/percpu.ld -o $@ $<
 X86_64_ORACLE_PAIRS += percpu.elf:percpu-up.elf
 oracle: $(X86_64_PERCPU_ELFS)
+CHECK_DEPS += $(X86_64_PERCPU_ELFS)
 
 # The setup header and the lists' splitting are pure, so host unit tests link them.
 $(BUILD)/host/tests/test_bzimage: $(BUILD)/host/tools/pack/bzimage.o \

@@ -118,11 +118,12 @@ $(BUILD)/%/stub-at-0x2345000.elf: STUB_LDFLAGS = --defsym=stub_link_override=0x2
 $(BUILD)/%/stub-at-0x80000.elf: STUB_LDFLAGS = --defsym=stub_link_override=0x80000
 
 .PHONY: oracle
+ORACLE_DEPS := $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
+	$(STUB_RELOCS) $(BUILD)/i386/stub.elf $(X86_64)/stub.elf $(STUB_ORACLE_ELFS) \
+	$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) $(IMAGES) \
+	$(BUILD)/i386/kernel-zstd.img $(X86_64)/kernel-zstd.img $(X86_64)/kernel-pie-zstd.img
 #: the relocation oracle: the linker judges the packer, the stub's mover and the stub's own table
-oracle: $(BUILD)/bin/reloc-oracle $(BUILD)/i386/kernel.elf $(ORACLE_I386_ELFS) \
-		$(STUB_RELOCS) $(BUILD)/i386/stub.elf $(X86_64)/stub.elf $(STUB_ORACLE_ELFS) \
-		$(X86_64_ORACLE_ELFS) $(KERNEL_X86_64_ELFS) $(PIE_X86_64_ELFS) $(IMAGES) \
-		$(BUILD)/i386/kernel-zstd.img $(X86_64)/kernel-zstd.img $(X86_64)/kernel-pie-zstd.img
+oracle: $(ORACLE_DEPS)
 	$(Q)for s in $(STUB_ORACLE_ELFS); do \
 		$(STUB_RELOCS) --oracle $$(dirname $$s)/stub.elf $$s || exit 1; done
 	@# The build's check can fail: the first link's empty table is not that link's relocations
@@ -258,8 +259,11 @@ $(UNIFORMITY): $(addprefix $(BUILD)/tool/, tests/boot/uniformity.o tools/stat/st
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $^ -lgsl -lgslcblas -lm -o $@
 
-# Everything the stages need beyond `all`.
-CHECK_DEPS = $(UNIT_BINS) $(UNIFORMITY) $(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
+# Everything the stages need beyond `all`, the programs the unit, reloc-oracle and fuzz-smoke
+# stages build included: make check runs stages side by side (scripts/check.sh), and two makes
+# building in one directory at once could race for a prerequisite both need.
+CHECK_DEPS = $(UNIT_BINS) $(DECODE_CHECK_I386) $(ORACLE_DEPS) $(FUZZ_BINS) $(UNIFORMITY) \
+	$(TEST_IMAGES) $(EXAMPLE_IMAGES) $(ISOS)
 
 # The packer's early relocations (tools/pack/early_relocs.c): libzstd makes the frames they
 # are classified against, lib/'s decoder watched by the packer's own build decodes them.

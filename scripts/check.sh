@@ -1,7 +1,7 @@
 #!/bin/sh
-# `make check`: every test stage in turn (or only the named ones), each judged by its exit
-# status; the last line is "check: N passed, M failed" (stages). Stage output is shown as it
-# runs. `make mutate` (scripts/mutate.sh) runs single stages through here too.
+# `make check`: every test stage (or only the named ones), each judged by its exit status; the
+# last line is "check: N passed, M failed" (stages). Stages run CHECK_JOBS at a time (below).
+# `make mutate` (scripts/mutate.sh) runs single stages through here too.
 # usage: check.sh BUILD_DIR [STAGE...]    run all stages, or only these, in the order given
 #        check.sh --list                  print the stage names, one per line
 #        check.sh --describe              print each stage's name and what it checks
@@ -171,34 +171,89 @@ for name in "$@"; do
 	esac
 done
 
-# CPU seconds used so far by the processes this shell has waited for, from what `times` wrote
-# (its second line: children's user and system time). `times` itself must run in this shell,
-# since a subshell ($(...), a pipeline) has no children of its own. A stage's CPU against its
-# wall time says how much of it ran in parallel; its CPU is what a busy machine shares out.
-children_cpu() {
+# A stage's CPU seconds, from what `times` wrote in the subshell that ran it (its second line:
+# the user and system time of the processes that subshell waited for). A stage's CPU against
+# its wall time says how much of it ran in parallel; its CPU is what a busy machine shares out.
+cpu_of() { # cpu_of TIMES_FILE
 	awk 'NR == 2 {
 		t = 0
 		for (i = 1; i <= 2; i++) { split($i, f, /[ms]/); t += f[1] * 60 + f[2] }
 		printf "%d\n", t
-	}' "$times_file"
+	}' "$1"
 }
-times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
+
+# Stages run CHECK_JOBS at a time (default 2), each in a subshell of its own with its output
+# kept aside and printed whole when it ends, so the log reads stage by stage (in the order
+# they end). Side by side, one stage's waits (a refused boot's seconds before its reset, a
+# single QEMU dumping RAM, a serial script) are another's CPU time, and on a machine busy with
+# other work the check keeps more runnable processes and so a larger share of the cores. The
+# stages share nothing but the build, which make check finished before the first (CHECK_DEPS).
+# One stage, or CHECK_JOBS=1, runs in the foreground with its output shown as it runs.
+jobs=${CHECK_JOBS:-2}
+case $jobs in '' | *[!0-9]* | 0) echo "check: CHECK_JOBS must be a number above 0, not '$jobs'" >&2; exit 2 ;; esac
+[ $# -eq 1 ] && jobs=1
+out=$(mktemp -d "${TMPDIR:-/tmp}/kslide-check.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+
+run_one() { # run_one INDEX NAME: the stage; its status, wall and CPU seconds in OUT/INDEX.*
+	start=$(date +%s)
+	run_stage "$2"
+	echo $? >"$out/$1.status"
+	times >"$out/$1.times"
+	echo $(($(date +%s) - start)) >"$out/$1.seconds"
+	: >"$out/$1.done"
+}
 
 passed=0 failed=0 failures=""
-for name in "$@"; do
-	echo "=== $name"
-	start=$(date +%s)
-	times >"$times_file" && cpu_start=$(children_cpu)
-	if run_stage "$name"; then
+report() { # report INDEX NAME: the stage's last line, and the tally
+	if [ "$(cat "$out/$1.status")" = 0 ]; then
 		passed=$((passed + 1)) verdict=ok
 	else
 		failed=$((failed + 1)) verdict=FAILED
-		failures="$failures $name"
+		failures="$failures $2"
 	fi
-	times >"$times_file"
-	echo "=== $name: $verdict ($(($(date +%s) - start))s, cpu $(($(children_cpu) - cpu_start))s)"
-done
+	echo "=== $2: $verdict ($(cat "$out/$1.seconds")s, cpu $(cpu_of "$out/$1.times")s)"
+}
+
+if [ "$jobs" -eq 1 ]; then
+	i=0
+	for name in "$@"; do
+		i=$((i + 1))
+		echo "=== $name"
+		(run_one "$i" "$name")
+		report "$i" "$name"
+	done
+else
+	i=0 running=""
+	finish() { # finish: print and tally every running stage that has ended
+		still=""
+		for r in $running; do
+			if [ -f "$out/$r.done" ]; then
+				eval "rname=\$name_$r"
+				echo "=== $rname"
+				cat "$out/$r.log"
+				report "$r" "$rname"
+			else
+				still="$still $r"
+			fi
+		done
+		running=$still
+	}
+	for name in "$@"; do
+		i=$((i + 1))
+		while [ "$(echo $running | wc -w)" -ge "$jobs" ]; do
+			sleep 1
+			finish
+		done
+		eval "name_$i=\$name"
+		(run_one "$i" "$name") >"$out/$i.log" 2>&1 </dev/null &
+		running="$running $i"
+	done
+	while [ -n "$running" ]; do
+		sleep 1
+		finish
+	done
+fi
 
 [ -n "$failures" ] && echo "failed stages:$failures"
 echo "check: $passed passed, $failed failed"

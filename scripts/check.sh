@@ -54,10 +54,12 @@ stage reloc-oracle "the linker judges the packer's and the stub's relocations" \
 	'make -s --no-print-directory BUILD="$B" oracle'
 stage fuzz-smoke "every fuzz target for 10 s" \
 	'make -s --no-print-directory BUILD="$B" fuzz-smoke'
-stage pack-errors "kslide-pack refuses bad input with a clear error" \
-	'tests/pack/errors.sh "$B"'
-stage linux-pack "kslide-pack on Debian's kernels" \
-	'tests/linux/pack.sh "$B"'
+# Then sbsign and sbverify on the reference kernels' --format efi images (tests/pack/sign.sh).
+stage pack-errors "kslide-pack refuses bad input with a clear error; its PE images sign" \
+	'tests/pack/errors.sh "$B" &&
+		tests/pack/sign.sh "$B" "$B/x86_64/kernel.elf" "$B/x86_64/kernel-pie.elf"'
+stage linux-pack "kslide-pack on Debian's kernels; their PE images sign" \
+	'tests/linux/pack.sh "$B" && tests/pack/sign.sh "$B" "$B/linux/cloud-amd64/vmlinuz"'
 stage boot-linux "Debian's kernels boot from kslide images" \
 	'tests/linux/boot.sh "$B"'
 stage uniformity-checker "the uniformity checker rejects biased samples (simulated)" \

@@ -71,6 +71,9 @@ need osslsigncode has osslsigncode
 need sbsigntool has sbsign
 need sbsigntool has sbverify
 need openssl has openssl
+# kslide-pack --sign signs with libcrypto (tools/pack/authenticode.c).
+need libssl-dev header '#include <openssl/pkcs7.h>'
+need libssl-dev links -lcrypto
 # kslide-pack decompresses Linux bzImage payloads; the Linux tests read them again with the
 # lz4 and zstd programs.
 need zlib1g-dev header '#include <zlib.h>'

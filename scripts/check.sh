@@ -79,7 +79,7 @@ stage boot-suspend "suspend to RAM and back, woken over QMP" \
 	'tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh'
 stage boot-grub "the reference kernels from GRUB ISOs (BIOS and UEFI)" \
 	'tests/boot/grub.sh "$B"'
-stage boot-faults "damaged images and hostile memory maps are refused" \
+stage boot-faults "damaged images, hostile memory maps and (Secure Boot) unsigned images are refused" \
 	'tests/boot/faults.sh "$B"'
 # A few damaged bytes per checked image region, both arches, plain and compressed (`make
 # chaos`: the campaign).

@@ -33,6 +33,7 @@
  * SpcIndirectDataContent for a PE image, DER, the digest last. SpcPeImageData is what every
  * signer writes: no flags, and the file link "<<<Obsolete>>>" as a BMPString.
  */
+/* clang-format off */
 static const uint8_t idc_head[] = {
 	0x30, 0x68,				/* SpcIndirectDataContent, 104 bytes */
 	0x30, 0x33,				/*   SpcAttributeTypeAndOptionalValue */
@@ -46,6 +47,7 @@ static const uint8_t idc_head[] = {
 	0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
 	0x04, 0x20,				/*     the digest: SHA-256's 32 bytes */
 };
+/* clang-format on */
 #define IDC_SIZE       (sizeof(idc_head) + AUTHENTICODE_DIGEST_SIZE)
 #define IDC_VALUE_SKIP 2 /* the outer SEQUENCE's tag and one-byte length */
 _Static_assert(IDC_SIZE == 2 + 0x68, "the DER lengths above add up");
@@ -75,8 +77,9 @@ static int digest_spans(const uint8_t *file, size_t size, struct span *spans, ch
 	if (headers < dir + PE_DIR_SIZE || headers > end || end > size ||
 	    (table_size && table_size != size - table) || count > MAX_SECTIONS ||
 	    sections + count * PE_SECTION_SIZE > headers)
-		return pack_fail(err, err_cap, "a PE whose headers, sections and certificate "
-					       "table do not fit in it");
+		return pack_fail(err, err_cap,
+				 "a PE whose headers, sections and certificate "
+				 "table do not fit in it");
 	int n = 0;
 	spans[n++] = (struct span){ 0, checksum };
 	spans[n++] = (struct span){ checksum + 4, dir - checksum - 4 };
@@ -136,16 +139,17 @@ static int idc_nid(void)
 static uint8_t *sign_idc(const uint8_t idc[IDC_SIZE], const struct signer *s, int *der_size)
 {
 	int nid = idc_nid();
-	PKCS7 *p7 = PKCS7_sign(NULL, NULL, NULL, NULL,
-			       PKCS7_BINARY | PKCS7_PARTIAL | PKCS7_DETACHED);
+	PKCS7 *p7 =
+		PKCS7_sign(NULL, NULL, NULL, NULL, PKCS7_BINARY | PKCS7_PARTIAL | PKCS7_DETACHED);
 	PKCS7_SIGNER_INFO *si =
 		p7 ? PKCS7_sign_add_signer(p7, s->cert, s->key, EVP_sha256(), PKCS7_BINARY) : NULL;
 	int ok = si && nid != NID_undef && PKCS7_content_new(p7, NID_pkcs7_data) &&
 		 PKCS7_add_signed_attribute(si, NID_pkcs9_contentType, V_ASN1_OBJECT,
 					    OBJ_nid2obj(nid));
 	BIO *data = ok ? PKCS7_dataInit(p7, NULL) : NULL;
-	ok = data && BIO_write(data, idc + IDC_VALUE_SKIP, IDC_SIZE - IDC_VALUE_SKIP) ==
-			     (int)(IDC_SIZE - IDC_VALUE_SKIP) &&
+	ok = data &&
+	     BIO_write(data, idc + IDC_VALUE_SKIP, IDC_SIZE - IDC_VALUE_SKIP) ==
+		     (int)(IDC_SIZE - IDC_VALUE_SKIP) &&
 	     PKCS7_dataFinal(p7, data);
 	BIO_free_all(data);
 	ASN1_STRING *value = ok ? ASN1_STRING_new() : NULL;
@@ -189,8 +193,9 @@ int authenticode_sign(uint8_t **file, size_t *size, const struct signer *s, char
 	uint8_t *grown = *size + table <= UINT32_MAX ? realloc(*file, *size + table) : NULL;
 	if (!grown) {
 		OPENSSL_free(der);
-		return pack_fail(err, err_cap, "no room for the signature (out of memory, or the "
-					       "file would pass 4 GiB)");
+		return pack_fail(err, err_cap,
+				 "no room for the signature (out of memory, or the "
+				 "file would pass 4 GiB)");
 	}
 	uint8_t *cert = grown + *size;
 	memset(cert, 0, table);

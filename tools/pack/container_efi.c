@@ -123,7 +123,7 @@ static int finish(uint8_t *file, size_t file_size, size_t stub_size, const struc
 	store_le64(o + 24, base);		      /* ImageBase */
 	store_le32(o + 32, PE_SECTION_ALIGN);
 	store_le32(o + 36, PE_FILE_ALIGN);
-	store_le32(o + 56, (uint32_t)image_size);		  /* SizeOfImage */
+	store_le32(o + 56, (uint32_t)image_size); /* SizeOfImage */
 	/* SizeOfHeaders reaches the section's first byte: Authenticode hashes the headers up
 	 * to SizeOfHeaders and then the sections, so bytes between the two would be in no
 	 * signature (sbsign warns of such a gap and hashes it otherwise than the firmware). */

@@ -43,8 +43,10 @@ static int read_passphrase(const char *path, struct passphrase *p, char *err, si
 	int ok = fgets(p->text, sizeof(p->text), f) != NULL;
 	fclose(f);
 	if (!ok)
-		return pack_fail(err, err_cap, "%s: empty: --key-pass reads the passphrase from "
-					       "its first line", path);
+		return pack_fail(err, err_cap,
+				 "%s: empty: --key-pass reads the passphrase from "
+				 "its first line",
+				 path);
 	p->text[strcspn(p->text, "\r\n")] = '\0';
 	p->given = 1;
 	return 0;
@@ -74,8 +76,10 @@ static int load_key(struct signer *s, const char *path, struct passphrase *p, ch
 				 "FILE (the file's first line)",
 				 path);
 	if (p->asked)
-		return pack_fail(err, err_cap, "%s: cannot decrypt the key with the passphrase "
-					       "--key-pass gave (%s)", path, why());
+		return pack_fail(err, err_cap,
+				 "%s: cannot decrypt the key with the passphrase "
+				 "--key-pass gave (%s)",
+				 path, why());
 	return pack_fail(err, err_cap, "%s: not a PEM private key (%s)", path, why());
 }
 

@@ -13,7 +13,8 @@ HOST_LDFLAGS := -fsanitize=address,undefined
 
 # Host tools: ordinary optimized programs.
 TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -D_DEFAULT_SOURCE -DKSLIDE_VERSION='"$(VERSION)"'
-TOOL_LIBS := -lelf
+# -lcrypto: kslide-pack --sign (tools/pack/authenticode.c, signer.c), in the packer's objects.
+TOOL_LIBS := -lelf -lcrypto
 
 # Freestanding i386 code (stub, kernel, lib/). i486 because QEMU's 486 and pentium models
 # lack CMOV, which gcc's default i686 target would emit.

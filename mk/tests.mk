@@ -220,7 +220,8 @@ FUZZ_NAMES := elf reloc image multiboot1 multiboot2 pvh slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
-FUZZ_LIBS_elf := -lelf
+# -lcrypto: kslide-pack --sign (tools/pack/authenticode.c, signer.c).
+FUZZ_LIBS_elf := -lelf -lcrypto
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
 FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \

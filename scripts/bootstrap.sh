@@ -67,6 +67,13 @@ need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
 # The PE checksum's oracle for kslide-pack --format efi (tests/pack/errors.sh): osslsigncode
 # computes it itself (binutils' objdump prints it but does not check it).
 need osslsigncode has osslsigncode
+# Signing those images (tests/pack/sign.sh): sbsign and sbverify, as distributions sign theirs.
+need sbsigntool has sbsign
+need sbsigntool has sbverify
+need openssl has openssl
+# kslide-pack --sign signs with libcrypto (tools/pack/authenticode.c).
+need libssl-dev header '#include <openssl/pkcs7.h>'
+need libssl-dev links -lcrypto
 # kslide-pack decompresses Linux bzImage payloads; the Linux tests read them again with the
 # lz4 and zstd programs.
 need zlib1g-dev header '#include <zlib.h>'

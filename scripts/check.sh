@@ -54,10 +54,12 @@ stage reloc-oracle "the linker judges the packer's and the stub's relocations" \
 	'make -s --no-print-directory BUILD="$B" oracle'
 stage fuzz-smoke "every fuzz target for 10 s" \
 	'make -s --no-print-directory BUILD="$B" fuzz-smoke'
-stage pack-errors "kslide-pack refuses bad input with a clear error" \
-	'tests/pack/errors.sh "$B"'
-stage linux-pack "kslide-pack on Debian's kernels" \
-	'tests/linux/pack.sh "$B"'
+# Then sbsign and sbverify on the reference kernels' --format efi images (tests/pack/sign.sh).
+stage pack-errors "kslide-pack refuses bad input with a clear error; its PE images sign" \
+	'tests/pack/errors.sh "$B" &&
+		tests/pack/sign.sh "$B" "$B/x86_64/kernel.elf" "$B/x86_64/kernel-pie.elf"'
+stage linux-pack "kslide-pack on Debian's kernels; their PE images sign" \
+	'tests/linux/pack.sh "$B" && tests/pack/sign.sh "$B" "$B/linux/cloud-amd64/vmlinuz"'
 stage boot-linux "Debian's kernels boot from kslide images" \
 	'tests/linux/boot.sh "$B"'
 stage uniformity-checker "the uniformity checker rejects biased samples (simulated)" \
@@ -77,7 +79,7 @@ stage boot-suspend "suspend to RAM and back, woken over QMP" \
 	'tests/boot/matrix.sh "$B" tests/boot/suspend-cases.sh'
 stage boot-grub "the reference kernels from GRUB ISOs (BIOS and UEFI)" \
 	'tests/boot/grub.sh "$B"'
-stage boot-faults "damaged images and hostile memory maps are refused" \
+stage boot-faults "damaged images, hostile memory maps and (Secure Boot) unsigned images are refused" \
 	'tests/boot/faults.sh "$B"'
 # A few damaged bytes per checked image region, both arches, plain and compressed (`make
 # chaos`: the campaign).

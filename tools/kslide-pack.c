@@ -15,6 +15,7 @@
 
 #include "include/kslide/image.h"
 #include "lib/unaligned.h"
+#include "tools/pack/authenticode.h"
 #include "tools/pack/base_window.h"
 #include "tools/pack/files.h"
 #include "tools/pack/compress.h"
@@ -27,7 +28,9 @@
 #include "tools/pack/link_warning.h"
 #include "tools/pack/linux_image.h"
 #include "tools/pack/multiboot_header.h"
+#include "tools/pack/numbers.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/signer.h"
 #include "tools/pack/single_slide.h"
 
 #ifndef KSLIDE_VERSION
@@ -96,6 +99,12 @@ static void usage(FILE *to)
 		"                          blocks), none, or auto (zstd for a payload of 1M or more,\n"
 		"                          none below), by default the container's (--format, above);\n"
 		"                          both with content checksums\n"
+		"      --sign KEY          efi: sign the image for UEFI Secure Boot (Authenticode,\n"
+		"                          SHA-256, as sbsign does) with KEY, a PEM private key\n"
+		"      --cert CERT         with --sign: KEY's X.509 certificate (PEM), put in the\n"
+		"                          signature\n"
+		"      --key-pass FILE     with --sign: an encrypted KEY's passphrase, FILE's first\n"
+		"                          line\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
@@ -115,45 +124,6 @@ static int error(const char *file, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 1;
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-')
-		return -1;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	case 'T': case 't': shift = 40; end++; break;
-	}
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
-/* "MIN:END", END exclusive, 0 for the top of the address space. */
-static int parse_range(const char *s, uint64_t *min, uint64_t *last)
-{
-	const char *colon = strchr(s, ':');
-	if (!colon || colon == s)
-		return -1;
-	char first[64];
-	size_t n = (size_t)(colon - s);
-	if (n >= sizeof(first))
-		return -1;
-	memcpy(first, s, n);
-	first[n] = '\0';
-	uint64_t end;
-	if (parse_size(first, min) || parse_size(colon + 1, &end))
-		return -1;
-	*last = end - 1; /* 0 - 1: the last byte of the address space */
-	return *min <= *last ? 0 : -1;
 }
 
 /*
@@ -269,7 +239,7 @@ static void report(const char *in, const char *out, const struct input *i,
 }
 
 static int pack(const char *in, const char *out, struct pack_options *opt,
-		const struct pack_choices *ch)
+		const struct pack_choices *ch, const struct signer *signer)
 {
 	struct input i = { .is_linux = false };
 	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux))
@@ -293,6 +263,12 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	char err[512];
 	if (!rc && pack_build(stub, (size_t)(stub_end - stub), &i.k, opt, &img, err, sizeof(err)))
 		rc = error(in, "%s", err);
+	if (!rc && signer->key) {
+		if (authenticode_sign(&img.bytes, &img.size, signer, err, sizeof(err)))
+			rc = error(in, "%s", err);
+		else
+			c->seal(img.bytes, img.size); /* the PE checksum covers the signature too */
+	}
 	if (!rc && pack_write_output(out, img.bytes, img.size, err, sizeof(err)))
 		rc = error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (!rc)
@@ -303,7 +279,8 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 }
 
 enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
-       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT, OPT_KSLIDE_TAG };
+       OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT, OPT_KSLIDE_TAG, OPT_SIGN,
+       OPT_CERT, OPT_KEY_PASS };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, 0, 'o' },
@@ -319,6 +296,9 @@ static const struct option longopts[] = {
 	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "debug-placement", no_argument, 0, OPT_DEBUG_PLACEMENT },
 	{ "kslide-tag", no_argument, 0, OPT_KSLIDE_TAG },
+	{ "sign", required_argument, 0, OPT_SIGN },
+	{ "cert", required_argument, 0, OPT_CERT },
+	{ "key-pass", required_argument, 0, OPT_KEY_PASS },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
@@ -332,7 +312,7 @@ static int parse_number(int c, const char *arg, struct pack_options *opt, struct
 			   : c == OPT_MIN ? &opt->min
 			   : c == OPT_MAX ? &opt->max
 					  : &opt->virt_align;
-	if (parse_size(arg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
+	if (pack_parse_size(arg, target) || (c == OPT_VIRT_ALIGN && *target == 0))
 		return error(NULL, "invalid number '%s' for --%s", arg,
 			     longopts[c - OPT_ALIGN + 1].name);
 	ch->given.align |= c == OPT_ALIGN;
@@ -348,7 +328,7 @@ static int parse_name(int c, const char *arg, struct pack_options *opt, struct p
 {
 	switch (c) {
 	case OPT_VIRT_RANGE:
-		if (parse_range(arg, &opt->virt_min, &opt->virt_last))
+		if (pack_parse_range(arg, &opt->virt_min, &opt->virt_last))
 			return error(NULL, "invalid range '%s' for --virt-range (want MIN:END with "
 					   "MIN < END)",
 				     arg);
@@ -409,6 +389,9 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 		case OPT_NOKASLR: opt->nokaslr_default = 1; break;
 		case OPT_DEBUG_PLACEMENT: opt->debug_placement = 1; break;
 		case OPT_KSLIDE_TAG: opt->kslide_tag = 1; break;
+		case OPT_SIGN: ch->sign_key = optarg; break;
+		case OPT_CERT: ch->sign_cert = optarg; break;
+		case OPT_KEY_PASS: ch->key_pass = optarg; break;
 		case OPT_STATS: ch->stats = 1; break;
 		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -423,6 +406,13 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 		usage(stderr);
 		return 1;
 	}
+	if (!ch->sign_key != !ch->sign_cert || (ch->key_pass && !ch->sign_key))
+		return error(NULL, "%s", ch->sign_key	 ? "--sign needs --cert CERT, the key's certificate"
+					 : ch->sign_cert ? "--cert without --sign KEY: nothing to sign"
+							 : "--key-pass without --sign KEY");
+	if (ch->sign_key && opt->container != &container_efi)
+		return error(NULL, "--sign makes an Authenticode signature, which only a PE carries: "
+				   "it needs --format efi");
 	return -1;
 }
 
@@ -440,5 +430,11 @@ int main(int argc, char **argv)
 		return error(strcmp(out, PACK_STDOUT) ? out : NULL, "%s", err);
 	if (strcmp(out, PACK_STDOUT) == 0)
 		signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error with a message */
-	return pack(argv[optind], out, &opt, &ch);
+	struct signer signer = { NULL, NULL }; /* read before packing: a bad key costs nothing */
+	if (ch.sign_key &&
+	    signer_load(&signer, ch.sign_key, ch.sign_cert, ch.key_pass, err, sizeof(err)))
+		return error(NULL, "%s", err);
+	status = pack(argv[optind], out, &opt, &ch, &signer);
+	signer_free(&signer);
+	return status;
 }

@@ -31,6 +31,18 @@
 #define PE_IMAGE_BASE_ALIGN	     0x10000 /* "a multiple of 64 K" */
 #define PE_FILE_ALIGN		     512     /* the smallest FileAlignment */
 #define PE_SECTION_ALIGN	     4096
+#define PE_OPT_SIZE_OF_HEADERS	     60  /* offsets in the optional header, PE32+ */
+#define PE_OPT_DATA_DIRS	     112 /* the data directories: 8 bytes each */
+#define PE_DIR_SIZE		     8	 /* an RVA (a file offset for the certificates), a size */
+#define PE_DIR_SECURITY		     4	 /* the certificate table's entry */
+
+/* The attribute certificate table (PE Format, "The Attribute Certificate Table"): at the
+ * end of the file, not loaded, each entry a WIN_CERTIFICATE (dwLength, wRevision,
+ * wCertificateType, then the certificate) starting on an 8-byte boundary. */
+#define PE_WIN_CERT_HEADER	       8
+#define PE_WIN_CERT_ALIGN	       8
+#define PE_WIN_CERT_REVISION_2_0       0x0200
+#define PE_WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
 
 /* A section header. */
 #define PE_SECTION_SIZE		40

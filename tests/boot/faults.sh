@@ -4,7 +4,8 @@
 # fault-cases.sh through matrix.sh (-z: the cases that boot a reference image again on its
 # compressed copies), then the one fault the boot loader itself catches, and starts by UEFI
 # firmware (uefi.sh): the reference kernels as BOOTX64.EFI, and damaged images refused, handed
-# back to the firmware before ExitBootServices.
+# back to the firmware before ExitBootServices; under Secure Boot (secure-boot.sh), images
+# unsigned, signed with another key or altered refused by the firmware itself.
 # usage: faults.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -3,9 +3,10 @@
 # \EFI\BOOT\BOOTX64.EFI from an ESP (a FAT directory, QEMU's fat: driver). The firmware is the
 # judge that the PE loads and is called; the kernel's self-check that it runs where the stub
 # says.
-#   - The x86-64 reference kernels (kernel model and PIE), twice each: the stub reads the EFI
-#     memory map it exits boot services with, and the kernel passes its self-check at the
-#     stub's base, in its half of the address space (qemu-boot.sh -E).
+#   - The x86-64 reference kernels (kernel model and PIE), twice each (the kernel model's
+#     second boot is the signed one under Secure Boot, below): the stub reads the EFI memory
+#     map it exits boot services with, and the kernel passes its self-check at the stub's
+#     base, in its half of the address space (qemu-boot.sh -E).
 #   - With a virtio-rng device, OVMF's EFI_RNG_PROTOCOL answers: the stub reads it before
 #     ExitBootServices and credits it as the source efirng (credit-rule.py judges the credit).
 #   - A byte of the relocation table flipped, which the image's CRC-32 covers: the stub
@@ -14,6 +15,8 @@
 #     next boot option; never a hang.
 #   - A byte of the payload flipped, which its word sums see only as it is copied, after
 #     ExitBootServices: nothing to return to; the stub refuses and resets the machine.
+#   - Secure Boot (secure-boot.sh, one boot): the kernel model signed by kslide-pack --sign
+#     starts; unsigned, signed with another key, or altered in one byte, it is refused.
 # usage: uefi.sh BUILD_DIR
 set -u
 B=$1
@@ -27,11 +30,12 @@ trap '[ -n "$qemu" ] && kill "$qemu" 2>/dev/null; rm -rf "$D"' EXIT
 status=0
 
 pass="-e ^kernel:.self-check.passed -e ^kslide:.loader=.UEFI..map=EFI.memory.map"
-for k in kernel:0xffffffff kernel-pie:0xffff[89a-f]; do
-	name=${k%%:*} half=${k#*:}
+for k in kernel:0xffffffff:1 kernel-pie:0xffff[89a-f]:$BOOTS; do
+	name=${k%%:*} half=${k#*:} boots=${k##*:}
+	half=${half%:*}
 	"$B/bin/kslide-pack" --format efi -o "$D/$name.efi" "$B/x86_64/$name.elf" || exit 1
 	n=0
-	while [ $n -lt $BOOTS ]; do
+	while [ $n -lt "$boots" ]; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # $pass is a list of options
 		if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT $pass -e "base=$half" \
@@ -95,4 +99,6 @@ else
 	tr -d '\r' <"$D/serial.log" | sed 's/\x1b\[[0-9;=]*[a-zA-Z]//g; s/^/#  /'
 	status=1
 fi
+
+"$here/secure-boot.sh" "$B" || status=1
 exit $status

@@ -806,6 +806,47 @@ if "$PACK" --format efi -o "$T/k.efi" "$B/x86_64/kernel.elf" 2>"$T/stderr" &&
 else
 	not_ok "--format efi" "refused, or not the PE described: $(grep -i checksum "$T/efi.v" | tr '\n' ' ')"
 fi
+# --sign KEY --cert CERT (tools/pack/signer.c): refused before packing, each with its file
+# named, no output written: a missing key, one that is not PEM, an encrypted one without
+# --key-pass or with the wrong passphrase, a key that is not the certificate's, and --sign
+# without a PE or without its other half. What it signs is judged in tests/pack/sign.sh.
+X=$B/x86_64/kernel.elf
+for who in a b; do
+	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=kslide-$who -days 1 \
+		-keyout "$T/$who.key" -out "$T/$who.crt" 2>/dev/null
+done
+openssl pkey -in "$T/a.key" -aes256 -passout pass:kslide -out "$T/enc.key" 2>/dev/null
+echo kslide >"$T/pass" && echo wrong >"$T/wrong"
+expect_fail "--sign with a missing key" "$T/none.key: No such file or directory" \
+	--format efi --sign "$T/none.key" --cert "$T/a.crt" "$X"
+expect_fail "--sign with a key that is not PEM" "$T/good.elf: not a PEM private key" \
+	--format efi --sign "$G" --cert "$T/a.crt" "$X"
+expect_fail "--cert that is not a PEM certificate" "$T/a.key: not a PEM X.509 certificate" \
+	--format efi --sign "$T/a.key" --cert "$T/a.key" "$X"
+expect_fail "--sign with another certificate's key" \
+	"$T/b.key: not the key of the certificate $T/a.crt" \
+	--format efi --sign "$T/b.key" --cert "$T/a.crt" "$X"
+expect_fail "--sign with an encrypted key and no --key-pass" \
+	"$T/enc.key: the key is encrypted: give its passphrase with --key-pass FILE" \
+	--format efi --sign "$T/enc.key" --cert "$T/a.crt" "$X"
+expect_fail "--sign with an encrypted key and the wrong passphrase" \
+	"$T/enc.key: cannot decrypt the key with the passphrase --key-pass gave" \
+	--format efi --sign "$T/enc.key" --cert "$T/a.crt" --key-pass "$T/wrong" "$X"
+expect_fail "--sign without --format efi" \
+	"--sign makes an Authenticode signature, which only a PE carries: it needs --format efi" \
+	--sign "$T/a.key" --cert "$T/a.crt" "$X"
+expect_fail "--sign with --format pvh" "it needs --format efi" \
+	--format pvh --sign "$T/a.key" --cert "$T/a.crt" "$X"
+expect_fail "--sign without --cert" "--sign needs --cert CERT, the key's certificate" \
+	--format efi --sign "$T/a.key" "$X"
+expect_fail "--cert without --sign" "--cert without --sign KEY: nothing to sign" \
+	--format efi --cert "$T/a.crt" "$X"
+if "$PACK" --format efi --sign "$T/enc.key" --cert "$T/a.crt" --key-pass "$T/pass" \
+	-o "$T/enc.efi" "$X" 2>"$T/stderr" && sbverify --cert "$T/a.crt" "$T/enc.efi" >/dev/null 2>&1; then
+	ok "--sign with an encrypted key and --key-pass: signed, sbverify accepts it"
+else
+	not_ok "--sign with an encrypted key and --key-pass" "refused, or sbverify refuses it"
+fi
 expect_fail "--format pvh for an i386 kernel: no PVH entry in its stub" \
 	"the i386 stub has no PVH entry: --format pvh is for x86-64 kernels" --format pvh "$G"
 # --format pvh: readelf (binutils, not ours) must read an ELF64 whose PT_LOAD puts the image at

@@ -32,6 +32,7 @@
 #define OPT_AT	    (COFF_AT + PE_COFF_SIZE)
 #define SECTION_AT  (OPT_AT + PE_OPT_SIZE)
 #define HEADERS_END (SECTION_AT + PE_SECTION_SIZE)
+_Static_assert(HEADERS_END <= EFI_PREFIX, "the PE headers fit before the image");
 
 /* The stub's mark: KSLIDE_EFI_MARK, the entry's address, the stub's own (as linked). */
 #define MARK_ENTRY KSLIDE_EFI_MARK_SIZE
@@ -122,8 +123,11 @@ static int finish(uint8_t *file, size_t file_size, size_t stub_size, const struc
 	store_le64(o + 24, base);		      /* ImageBase */
 	store_le32(o + 32, PE_SECTION_ALIGN);
 	store_le32(o + 36, PE_FILE_ALIGN);
-	store_le32(o + 56, (uint32_t)image_size);		  /* SizeOfImage */
-	store_le32(o + 60, ROUND_UP(HEADERS_END, PE_FILE_ALIGN)); /* SizeOfHeaders */
+	store_le32(o + 56, (uint32_t)image_size); /* SizeOfImage */
+	/* SizeOfHeaders reaches the section's first byte: Authenticode hashes the headers up
+	 * to SizeOfHeaders and then the sections, so bytes between the two would be in no
+	 * signature (sbsign warns of such a gap and hashes it otherwise than the firmware). */
+	store_le32(o + 60, EFI_PREFIX); /* SizeOfHeaders */
 	store_le16(o + 68, PE_SUBSYSTEM_EFI_APPLICATION);
 	/* DllCharacteristics 0: no NX_COMPAT, the one section is written and run. Stack and
 	 * heap sizes 0: UEFI gives an application the firmware's stack. */

@@ -34,6 +34,7 @@ struct pack_choices {
 	struct given_options given;
 	bool handoff_given;
 	int codec; /* --compress: KSLIDE_CODEC_*, PACK_CODEC_AUTO, or PACK_CODEC_DEFAULT without it */
+	const char *sign_key, *sign_cert, *key_pass; /* --sign, --cert, --key-pass, or NULL */
 };
 
 /* Where warnings go: each is one line's text after "warning: ". */

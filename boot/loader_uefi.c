@@ -1,9 +1,11 @@
 /*
  * Started by UEFI firmware as an EFI application (kslide-pack --format efi): the PE's entry
  * (boot/x86_64/efi_entry.S, boot/efi_main.c) hands over the image handle and the system
- * table (struct efi_handover, boot/efi.h). The memory map is the one ExitBootServices is
- * called with, so the parser leaves the firmware first (boot/uefi.c reads the map). Until
- * then a refusal returns an error to the firmware. x86-64 only.
+ * table (struct efi_handover, boot/efi.h). What only boot services can give is read first:
+ * the load options as the command line, Linux's initrd (boot/efi_initrd.c), the ACPI RSDP.
+ * The memory map is the one ExitBootServices is called with, so the parser then leaves the
+ * firmware (boot/uefi.c reads the map). Until then a refusal returns an error to the
+ * firmware. x86-64 only.
  */
 #include "boot/efi.h"
 #include "boot/loader.h"

@@ -61,6 +61,7 @@ struct boot_env {
 	uint64_t efi_memmap_size;
 	uint32_t efi_memdesc_size;
 	uint32_t efi_memdesc_version;
+	uint8_t efi_secure_boot; /* Linux's boot_params.secure_boot; 0: not read ("unset") */
 
 	/* The loader's copy of the ACPI RSDP (Multiboot 2: the new-RSDP tag, else the old one):
 	 * its physical address and length; 0, 0 when the loader gave none. */

@@ -78,6 +78,16 @@ size_t efi_options_to_ascii(const uint8_t *options, uint32_t size, char *out, si
 int efi_load_initrd(const struct efi_handover *h, const char *cmdline, struct boot_env *env);
 
 /*
+ * Linux's boot_params.secure_boot (enum efi_secureboot_mode): disabled when SecureBoot is
+ * absent or 0 or SetupMode is 1, enabled otherwise, unknown when they cannot be read. While
+ * boot services run. (boot/efi_secure_boot.c)
+ */
+#define EFI_SECURE_BOOT_UNKNOWN	 1
+#define EFI_SECURE_BOOT_DISABLED 2
+#define EFI_SECURE_BOOT_ENABLED	 3
+uint8_t efi_secure_boot_mode(uint64_t system_table);
+
+/*
  * GetMemoryMap into 'buffer' (capacity bytes), then ExitBootServices with its key; when the
  * firmware answers EFI_INVALID_PARAMETER (the map changed since it was read: UEFI 2.10, 7.4
  * ExitBootServices), read the map again and retry, up to EFI_EXIT_ATTEMPTS times. On success

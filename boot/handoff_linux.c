@@ -13,7 +13,8 @@
  *     ACPI without a BIOS area to search;
  *   - from the UEFI way in, efi_info as Linux's EFI stub fills it: "EL64", the system table
  *     and the EFI memory map ExitBootServices succeeded with, which lies in the stub's image
- *     (loader memory; Linux reserves the map it is given). secure_boot stays 0 ("unset").
+ *     (loader memory; Linux reserves the map it is given), and secure_boot as its stub
+ *     decides it (boot/efi_secure_boot.c).
  *
  * Both the zero page and that page are lent memory below 4 GiB. The kernel is entered at its
  * physical entry point (startup_32 with paging off on i386; startup_64 identity-mapped in long
@@ -157,6 +158,7 @@ static void set_efi_info(const struct boot_env *env, uint8_t *zp)
 	put32(zp + ZP_EFI_MEMMAP, (uint32_t)env->efi_memmap);
 	put32(zp + ZP_EFI_MEMMAP_HI, (uint32_t)(env->efi_memmap >> 32));
 	put32(zp + ZP_EFI_MEMMAP_SIZE, (uint32_t)env->efi_memmap_size);
+	zp[ZP_SECURE_BOOT] = env->efi_secure_boot;
 }
 
 static int enter(struct handoff_context *ctx, struct entry_regs *regs)

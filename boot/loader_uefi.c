@@ -2,7 +2,8 @@
  * Started by UEFI firmware as an EFI application (kslide-pack --format efi): the PE's entry
  * (boot/x86_64/efi_entry.S, boot/efi_main.c) hands over the image handle and the system
  * table (struct efi_handover, boot/efi.h). What only boot services can give is read first:
- * the load options as the command line, Linux's initrd (boot/efi_initrd.c), the ACPI RSDP.
+ * the load options as the command line, Linux's initrd (boot/efi_initrd.c), the ACPI RSDP,
+ * the Secure Boot state (boot/efi_secure_boot.c).
  * The memory map is the one ExitBootServices is called with, so the parser then leaves the
  * firmware (boot/uefi.c reads the map). Until then a refusal returns an error to the
  * firmware. x86-64 only.
@@ -92,6 +93,7 @@ static int parse(const struct phys_reader *mem, const struct boot_entry *entry,
 	if (rc != KS_OK)
 		return rc;
 	find_rsdp(h->system_table, env);
+	env->efi_secure_boot = efi_secure_boot_mode(h->system_table);
 	rc = efi_leave_firmware(h, &env->why);
 	if (rc != KS_OK)
 		return rc;

@@ -34,6 +34,7 @@
 #define ZP_EFI_SYSTAB_HI	0x1d8
 #define ZP_EFI_MEMMAP_HI	0x1dc
 #define EFI64_LOADER_SIGNATURE	0x34364c45 /* "EL64" */
+#define ZP_SECURE_BOOT		0x1ec	   /* u8: enum efi_secureboot_mode */
 
 /* Setup header fields, by their offset in the zero page and in the bzImage file alike. */
 #define HDR_SETUP_SECTS	       0x1f1 /* u8: 512-byte setup sectors after the boot sector */

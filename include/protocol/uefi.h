@@ -51,6 +51,7 @@
 
 /* EFI_SYSTEM_TABLE (UEFI 2.10, 4.3): its signature "IBI SYST" and the boot services' table. */
 #define EFI_ST_SIGNATURE     PROTOCOL_U(0x5453595320494249)
+#define EFI_ST_RUNTIME_SERVICES 88
 #define EFI_ST_BOOT_SERVICES 96
 #define EFI_ST_TABLE_ENTRIES 104 /* NumberOfTableEntries */
 #define EFI_ST_CONFIG_TABLE  112 /* EFI_CONFIGURATION_TABLE[]: a GUID, then a pointer */
@@ -70,6 +71,12 @@
 #define EFI_BS_LOCATE_DEVICE_PATH 184
 #define EFI_BS_EXIT_BOOT_SERVICES 232
 #define EFI_BS_LOCATE_PROTOCOL	  320
+
+/* EFI_RUNTIME_SERVICES (UEFI 2.10, 4.5): GetVariable(Name, VendorGuid, Attributes, DataSize,
+ * Data) after the header and six functions; the global variables' vendor (3.3). */
+#define EFI_RT_GET_VARIABLE	      72
+#define EFI_GLOBAL_VARIABLE_GUID_LOW  PROTOCOL_U(0x11d293ca8be4df61) /* 8be4df61-93ca-11d2- */
+#define EFI_GLOBAL_VARIABLE_GUID_HIGH PROTOCOL_U(0x8c2b0398e0000daa) /* aa0d-00e098032b8c */
 
 /* EFI_RNG_PROTOCOL (UEFI 2.10, 37.5): GetRNG(This, Algorithm, Length, Value) after GetInfo;
  * Algorithm NULL takes the firmware's default. */

@@ -7,6 +7,8 @@
  *   kslide-linux: usable=0x<start>-0x<end>,...   the boot memory map's RAM, [start, end)
  *   kslide-linux: initrd=0x<start>-0x<end>       where the initrd was, [start, end)
  *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
+ *   kslide-linux: secure_boot=0x<0-3>            with EFI: boot_params.secure_boot (unset,
+ *                                                unknown, disabled, enabled)
  *   kslide-linux: efivars=0x<count>              with EFI: the variables efivarfs lists (its
  *                                                module /efivarfs.ko loaded first when the
  *                                                initramfs has it), or "efivars=error: ..."
@@ -55,6 +57,7 @@
 /* Offsets in struct boot_params: Linux's Documentation/arch/x86/zero-page.rst and boot.rst. */
 #define ZP_EXT_RAMDISK_IMAGE 0x0c0
 #define ZP_EXT_RAMDISK_SIZE  0x0c4
+#define ZP_SECURE_BOOT	     0x1ec
 #define ZP_RAMDISK_IMAGE     0x218
 #define ZP_RAMDISK_SIZE	     0x21c
 #define ZERO_PAGE_BYTES	     4096
@@ -311,6 +314,19 @@ static void report_initrd(void)
 	say(report);
 }
 
+/* What the loader said of Secure Boot. */
+static void report_secure_boot(void)
+{
+	static uint8_t zp[ZERO_PAGE_BYTES];
+	static char report[48];
+	if (read_file("/sys/kernel/boot_params/data", zp, sizeof(zp)) <= ZP_SECURE_BOOT)
+		return; /* report_initrd has said so */
+	char *at = append(report, "kslide-linux: secure_boot=");
+	at = append_hex(at, zp[ZP_SECURE_BOOT]);
+	append(at, "\n");
+	say(report);
+}
+
 /* The EFI variables Linux can read through its runtime services, counted in efivarfs. */
 static void report_efivars(void)
 {
@@ -394,6 +410,7 @@ void init_main(void)
 	say(efi >= 0 ? "kslide-linux: efi=yes\n" : "kslide-linux: efi=no\n");
 	if (efi >= 0) {
 		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
+		report_secure_boot();
 		report_efivars();
 	}
 	at = append(report, "kslide-linux: tsc=");

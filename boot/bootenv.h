@@ -55,6 +55,13 @@ struct boot_env {
 	uint64_t efi_system_table;
 	uint32_t efi_bits; /* 32 or 64; 0 without UEFI */
 	bool efi_boot_services;
+	/* The EFI memory map ExitBootServices succeeded with, where it stays for the kernel
+	 * (UEFI way in only; 0 otherwise), for Linux's efi_info. */
+	uint64_t efi_memmap;
+	uint64_t efi_memmap_size;
+	uint32_t efi_memdesc_size;
+	uint32_t efi_memdesc_version;
+	uint8_t efi_secure_boot; /* Linux's boot_params.secure_boot; 0: not read ("unset") */
 
 	/* The loader's copy of the ACPI RSDP (Multiboot 2: the new-RSDP tag, else the old one):
 	 * its physical address and length; 0, 0 when the loader gave none. */

@@ -8,8 +8,10 @@
 #ifndef KSLIDE_BOOT_EFI_H
 #define KSLIDE_BOOT_EFI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "boot/bootenv.h"
 #include "boot/handoff.h"
 #include "include/protocol/uefi.h"
 
@@ -55,6 +57,35 @@ const struct entry_regs *efi_main(uint64_t image_handle, uint64_t system_table);
 /* Read the firmware's EFI_RNG_PROTOCOL, if it has one, into the words the entropy source
  * efirng serves (arch/x86/arch_ops.h); while boot services run. Nothing when it has none. */
 void efi_rng_read(uint64_t system_table);
+
+/*
+ * The size bytes of UTF-16LE load options at options (NULL: none) into out as a
+ * NUL-terminated ASCII command line of at most cap - 1 characters: up to the first NUL or
+ * newline, every character outside ASCII (a surrogate pair counts as one) replaced by '?',
+ * the rest cut off when out is full. Returns its length. (boot/efi_cmdline.c)
+ */
+size_t efi_options_to_ascii(const uint8_t *options, uint32_t size, char *out, size_t cap);
+
+/*
+ * Linux's initrd, while boot services run, as Linux's EFI stub finds it (efi_load_initrd):
+ * from the initrd device path (LINUX_EFI_INITRD_MEDIA_GUID, LoadFile2) when a handle has it,
+ * else from the files the command line's initrd= words name, read in order from the image's
+ * own device and concatenated (each start 4-byte aligned). Loaded into loader data below
+ * EFI_INITRD_MAX and recorded as env's first module, an avoided range. KS_OK with no initrd
+ * at all too; else an error and env->why (a missing file is named). (boot/efi_initrd.c)
+ */
+#define EFI_INITRD_MAX 0x7fffffffull /* x86-64 Linux's initrd_addr_max (boot.rst, 2.03+) */
+int efi_load_initrd(const struct efi_handover *h, const char *cmdline, struct boot_env *env);
+
+/*
+ * Linux's boot_params.secure_boot (enum efi_secureboot_mode): disabled when SecureBoot is
+ * absent or 0 or SetupMode is 1, enabled otherwise, unknown when they cannot be read. While
+ * boot services run. (boot/efi_secure_boot.c)
+ */
+#define EFI_SECURE_BOOT_UNKNOWN	 1
+#define EFI_SECURE_BOOT_DISABLED 2
+#define EFI_SECURE_BOOT_ENABLED	 3
+uint8_t efi_secure_boot_mode(uint64_t system_table);
 
 /*
  * GetMemoryMap into 'buffer' (capacity bytes), then ExitBootServices with its key; when the

@@ -8,8 +8,13 @@
  *     at random, so Linux's own memory randomization and "Kernel Offset" follow), the
  *     command line and the initrd (the first Multiboot module);
  *   - an e820 table from the loader's memory map;
- *   - acpi_rsdp_addr: a copy of the loader's ACPI RSDP copy (Multiboot 2), in a page the
- *     e820 table marks as ACPI data, so that Linux finds ACPI without a BIOS area to search.
+ *   - acpi_rsdp_addr: a copy of the loader's ACPI RSDP copy (Multiboot 2; UEFI's
+ *     configuration table), in a page the e820 table marks as ACPI data, so that Linux finds
+ *     ACPI without a BIOS area to search;
+ *   - from the UEFI way in, efi_info as Linux's EFI stub fills it: "EL64", the system table
+ *     and the EFI memory map ExitBootServices succeeded with, which lies in the stub's image
+ *     (loader memory; Linux reserves the map it is given), and secure_boot as its stub
+ *     decides it (boot/efi_secure_boot.c).
  *
  * Both the zero page and that page are lent memory below 4 GiB. The kernel is entered at its
  * physical entry point (startup_32 with paging off on i386; startup_64 identity-mapped in long
@@ -141,6 +146,21 @@ static int set_initrd(struct handoff_context *ctx, uint8_t *zp)
 	return KS_OK;
 }
 
+static void set_efi_info(const struct boot_env *env, uint8_t *zp)
+{
+	if (env->efi_bits != 64 || env->efi_boot_services || !env->efi_memmap)
+		return;
+	put32(zp + ZP_EFI_LOADER_SIGNATURE, EFI64_LOADER_SIGNATURE);
+	put32(zp + ZP_EFI_SYSTAB, (uint32_t)env->efi_system_table);
+	put32(zp + ZP_EFI_SYSTAB_HI, (uint32_t)(env->efi_system_table >> 32));
+	put32(zp + ZP_EFI_MEMDESC_SIZE, env->efi_memdesc_size);
+	put32(zp + ZP_EFI_MEMDESC_VERSION, env->efi_memdesc_version);
+	put32(zp + ZP_EFI_MEMMAP, (uint32_t)env->efi_memmap);
+	put32(zp + ZP_EFI_MEMMAP_HI, (uint32_t)(env->efi_memmap >> 32));
+	put32(zp + ZP_EFI_MEMMAP_SIZE, (uint32_t)env->efi_memmap_size);
+	zp[ZP_SECURE_BOOT] = env->efi_secure_boot;
+}
+
 static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 {
 	const struct boot_env *env = ctx->env;
@@ -167,6 +187,7 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 		memcpy(extra + 16, (const void *)(uintptr_t)env->acpi_rsdp_copy, env->acpi_rsdp_size);
 		put64(zp + ZP_ACPI_RSDP_ADDR, acpi_page + 16);
 	}
+	set_efi_info(env, zp);
 	rc = fill_e820(ctx, zp, acpi_page);
 	if (rc == KS_OK)
 		rc = set_cmdline(ctx, zp, pages + PAGE);

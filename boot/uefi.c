@@ -36,8 +36,15 @@ int uefi_parse_memory_map(const uint8_t *map, uint64_t map_size, uint64_t desc_s
 			env->why = "EFI memory descriptor wraps around";
 			return KS_EFORMAT;
 		}
-		bootenv_add_map(env, base, pages * EFI_PAGE_SIZE,
-				map_type(load_le32(d + EFI_MD_TYPE)));
+		uint32_t type = map_type(load_le32(d + EFI_MD_TYPE));
+		/* Merged with the entry before when it continues it with the same type, as
+		 * Linux's setup_e820 does: OVMF's hundred-odd descriptors become a few entries,
+		 * well within the 128 of Linux's zero page. */
+		struct kslide_mem_entry *last = env->map_count ? &env->map[env->map_count - 1] : 0;
+		if (last && last->type == type && last->base + last->length == base)
+			last->length += pages * EFI_PAGE_SIZE;
+		else
+			bootenv_add_map(env, base, pages * EFI_PAGE_SIZE, type);
 	}
 	return KS_OK;
 }

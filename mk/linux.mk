@@ -26,8 +26,14 @@ $(LINUX_CACHE)/x86_64/init: LINUX_INIT_ARCH := -m64
 $(LINUX_CACHE)/i386/init $(LINUX_CACHE)/x86_64/init: tests/linux/init.c mk/linux.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(LINUX_INIT_ARCH) $(LINUX_INIT_CFLAGS) $< -o $@
+# The x86-64 initramfs carries cloud-amd64's efivarfs module, which init loads to list the
+# EFI variables when Linux runs with EFI (fetched with the kernel, scripts/fetch-linux.sh).
+$(LINUX_CACHE)/%/efivarfs.ko:
+	$(Q)scripts/fetch-linux.sh $(LINUX_CACHE) $*
+$(LINUX_CACHE)/x86_64/initramfs.cpio: INITRAMFS_FILES := $(LINUX_CACHE)/cloud-amd64/efivarfs.ko
+$(LINUX_CACHE)/x86_64/initramfs.cpio: $(LINUX_CACHE)/cloud-amd64/efivarfs.ko
 $(LINUX_CACHE)/%/initramfs.cpio: $(LINUX_CACHE)/%/init tests/linux/mkcpio.py
-	$(Q)tests/linux/mkcpio.py $@ $<
+	$(Q)tests/linux/mkcpio.py $@ $< $(INITRAMFS_FILES)
 #: the Linux tests' initramfs (tests/linux/init.c as /init)
 linux-initramfs: $(LINUX_INITRAMFS)
 
@@ -108,20 +114,25 @@ $(LINUX_PVH): $(LINUX_CACHE)/cloud-amd64/vmlinuz $(BUILD)/bin/kslide-pack
 LINUX_LZ4_IMAGES := $(LINUX_FLAVOURS:%=$(LINUX_CACHE)/%-lz4.img)
 $(LINUX_LZ4_IMAGES): $(LINUX_CACHE)/%-lz4.img: $(LINUX_CACHE)/%/vmlinuz $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress lz4 -o $@ $<
+# cloud-amd64 as an EFI application (kslide-pack --format efi), which OVMF's shell starts with
+# load options; the stub enters Linux with what Linux's EFI stub would give it.
+LINUX_EFI := $(LINUX_CACHE)/cloud-amd64.efi
+$(LINUX_EFI): $(LINUX_CACHE)/cloud-amd64/vmlinuz $(BUILD)/bin/kslide-pack
+	$(Q)$(BUILD)/bin/kslide-pack --format efi -o $@ $< 2>/dev/null
 # The 686 kernel packed for reproducing a placement (kslide-pack --debug-placement): boot-linux
 # boots it at bases kslide.phys= names.
 LINUX_DEBUG_PLACEMENT := $(LINUX_CACHE)/686-debug.img
 $(LINUX_DEBUG_PLACEMENT): $(LINUX_CACHE)/686/vmlinuz $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --debug-placement -o $@ $<
 .PHONY: linux-images
-#: Debian's kernels packed (zstd and LZ4), their GRUB ISOs, cloud-amd64 uncompressed and as
-#: a PVH ELF, and the 686 packed with --debug-placement
+#: Debian's kernels packed (zstd and LZ4), their GRUB ISOs, cloud-amd64 uncompressed, as a PVH
+#: ELF and as an EFI application, and the 686 packed with --debug-placement
 linux-images: $(LINUX_IMAGES) $(LINUX_LZ4_IMAGES) $(LINUX_ISOS) $(LINUX_UNCOMPRESSED) \
-	$(LINUX_PVH) $(LINUX_DEBUG_PLACEMENT)
+	$(LINUX_PVH) $(LINUX_EFI) $(LINUX_DEBUG_PLACEMENT)
 
 # make check's Linux stages need the kernels (fetched once), the initramfs and the images.
 CHECK_DEPS += $(LINUX_KERNELS) $(LINUX_INITRAMFS) $(LINUX_IMAGES) $(LINUX_LZ4_IMAGES) \
-	$(LINUX_ISOS) $(LINUX_UNCOMPRESSED) $(LINUX_PVH) $(LINUX_DEBUG_PLACEMENT)
+	$(LINUX_ISOS) $(LINUX_UNCOMPRESSED) $(LINUX_PVH) $(LINUX_EFI) $(LINUX_DEBUG_PLACEMENT)
 
 # Linux's own KASLR and kslide's on each Debian kernel, in one run (bench/linux-side-by-side.sh,
 # docs/results.md): the spread of SIDE_BOOTS boots each, the instructions to the jump into

@@ -25,6 +25,10 @@ $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, pol
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
 # The EFI exit's retry runs against a fake firmware.
 $(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
+# The load options' conversion to the command line is plain C too.
+$(BUILD)/host/tests/test_efi_cmdline: $(BUILD)/host/boot/efi_cmdline.o
+# The initrd's search runs against a fake firmware.
+$(BUILD)/host/tests/test_efi_initrd: $(BUILD)/host/boot/efi_initrd.o
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).

@@ -6,8 +6,10 @@
 # with .rela sections; hundreds of MB, so only `make linux-dbg` asks for it).
 #
 # usage: fetch-linux.sh [--dbg] CACHE_DIR FLAVOUR...    FLAVOUR: 686 or cloud-amd64
-# Leaves CACHE_DIR/FLAVOUR/{vmlinuz,config,package} (and vmlinux with --dbg);
-# package holds "NAME VERSION ARCH" of the image package.
+# Leaves CACHE_DIR/FLAVOUR/{vmlinuz,config,package,efivarfs.ko} (and vmlinux with --dbg);
+# package holds "NAME VERSION ARCH" of the image package; efivarfs.ko is the package's module
+# of that name (a module in Debian's kernels), which the tests' initramfs loads to list the
+# EFI variables. A cache from before it had the module gets it from the same version.
 set -u
 
 dbg=false
@@ -95,9 +97,11 @@ fetch_image() {
 	tmp=$cache/.tmp-$flavour
 	rm -rf "$tmp"
 	deb=$(download "$name:$arch=$version" "$tmp") || exit 1
-	mkdir -p "$tmp/root" && dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/root" ./boot ||
-		fail "cannot extract /boot from $deb"
+	mkdir -p "$tmp/root" && dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$tmp/root" --wildcards './boot' '*/efivarfs.ko' ||
+		fail "cannot extract /boot and efivarfs.ko from $deb"
 	kver=${name#linux-image-}
+	keep_module "$tmp/root" "$dir" "$deb"
 	for f in vmlinuz config; do
 		[ -f "$tmp/root/boot/$f-$kver" ] || fail "$deb has no /boot/$f-$kver"
 	done
@@ -106,6 +110,29 @@ fetch_image() {
 	echo "$name $version $arch" >"$dir/package"
 	# Last, so that a cache with a vmlinuz is a whole one.
 	cp "$tmp/root/boot/vmlinuz-$kver" "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
+	rm -rf "$tmp"
+}
+
+# keep_module ROOT DIR DEB: the package's efivarfs.ko, extracted under ROOT, into DIR.
+keep_module() {
+	ko=$(find "$1" -type f -name efivarfs.ko | head -n 1)
+	[ -n "$ko" ] || fail "$3 has no efivarfs.ko"
+	mkdir -p "$2" && cp "$ko" "$2/efivarfs.ko.tmp" && mv "$2/efivarfs.ko.tmp" "$2/efivarfs.ko"
+}
+
+# efivarfs.ko of exactly the cached image's version, for a cache that lacks it.
+fetch_module() {
+	flavour=$1 dir=$cache/$1
+	[ -f "$dir/efivarfs.ko" ] && return 0
+	read -r name version arch <"$dir/package" || fail "$dir/package is unreadable"
+	echo "fetch-linux: downloading $name $version ($arch) again for its efivarfs.ko"
+	tmp=$cache/.tmp-$flavour-module
+	rm -rf "$tmp"
+	deb=$(download "$name:$arch=$version" "$tmp") || exit 1
+	mkdir -p "$tmp/root"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/root" --wildcards '*/efivarfs.ko' ||
+		fail "cannot extract efivarfs.ko from $deb"
+	keep_module "$tmp/root" "$dir" "$deb"
 	rm -rf "$tmp"
 }
 
@@ -130,6 +157,7 @@ fetch_dbg() {
 
 for flavour in "$@"; do
 	fetch_image "$flavour"
+	fetch_module "$flavour"
 	$dbg && fetch_dbg "$flavour"
 done
 exit 0

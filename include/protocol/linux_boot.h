@@ -24,6 +24,18 @@
 #define ZP_E820_MAX	     128 /* entries the zero page holds */
 #define ZP_E820_ENTRY_SIZE   20	 /* u64 addr, u64 size, u32 type */
 
+/* efi_info (struct efi_info), as Linux's EFI stub fills it (setup_efi_info): u32 each. */
+#define ZP_EFI_LOADER_SIGNATURE 0x1c0
+#define ZP_EFI_SYSTAB		0x1c4
+#define ZP_EFI_MEMDESC_SIZE	0x1c8
+#define ZP_EFI_MEMDESC_VERSION	0x1cc
+#define ZP_EFI_MEMMAP		0x1d0
+#define ZP_EFI_MEMMAP_SIZE	0x1d4
+#define ZP_EFI_SYSTAB_HI	0x1d8
+#define ZP_EFI_MEMMAP_HI	0x1dc
+#define EFI64_LOADER_SIGNATURE	0x34364c45 /* "EL64" */
+#define ZP_SECURE_BOOT		0x1ec	   /* u8: enum efi_secureboot_mode */
+
 /* Setup header fields, by their offset in the zero page and in the bzImage file alike. */
 #define HDR_SETUP_SECTS	       0x1f1 /* u8: 512-byte setup sectors after the boot sector */
 #define HDR_BOOT_FLAG	       0x1fe /* u16 0xAA55 */

@@ -30,7 +30,10 @@
 #              firmware and its boot loader instead of QEMU's -kernel (-A and -I do not apply)
 #   -U         with -D: UEFI firmware (OVMF, x86-64 only; default CPU max) instead of SeaBIOS
 #   -E         IMAGE is an EFI application (kslide-pack --format efi): OVMF starts it as
-#              \EFI\BOOT\BOOTX64.EFI from an ESP, a FAT directory (QEMU's fat: driver)
+#              \EFI\BOOT\BOOTX64.EFI from an ESP, a FAT directory (QEMU's fat: driver); with
+#              -A or -I, as \kslide.efi from the shell's startup.nsh with -A as its load
+#              options, -I copied to \initrd.img and named by an initrd= word; the shell
+#              prints "kslide-test: returned STATUS" if the image returns, and powers off
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 #   -L         a Linux kernel with the tests' initramfs (tests/linux/init.c): the pass is init's
 #              "kslide-linux:" line, whose _text must be the stub's base and whose "Kernel
@@ -87,9 +90,22 @@ vars="" qmp_dir="" esp_dir=""
 trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"
 	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"; [ -n "$esp_dir" ] && rm -rf "$esp_dir"' EXIT
 
-if $esp; then
+if $esp && [ -z "$append$initrd" ]; then
 	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
 	mkdir -p "$esp_dir/EFI/BOOT" && cp "$image" "$esp_dir/EFI/BOOT/BOOTX64.EFI" || exit 2
+	set -- -drive "file=fat:rw:$esp_dir,format=raw"
+elif $esp; then
+	# Load options: no BOOTX64.EFI, so OVMF falls back to its shell, whose startup.nsh
+	# starts the image with the options (after its path, as the shell passes them) and,
+	# should the image return, prints the status it returned and powers off.
+	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
+	cp "$image" "$esp_dir/kslide.efi" || exit 2
+	if [ -n "$initrd" ]; then
+		cp "$initrd" "$esp_dir/initrd.img" || exit 2
+		append="$append initrd=\\initrd.img"
+	fi
+	printf 'fs0:\\kslide.efi %s\r\necho "kslide-test: returned %%lasterror%%"\r\nreset -s\r\n' \
+		"$append" >"$esp_dir/startup.nsh"
 	set -- -drive "file=fat:rw:$esp_dir,format=raw"
 elif $disc; then
 	set -- -cdrom "$image"

@@ -6,7 +6,11 @@
 # multiboot2 + module2 under SeaBIOS and OVMF; -cpu qemu32/qemu64 and max; -m 512M to 6G on
 # x86-64; cloud-amd64 also as a PVH ELF under QEMU's PVH loader (-M pc and -M microvm); nokaslr
 # keeps both kernels at their link base (cloud-amd64's compressed image ends below it; its
-# uncompressed one covers it, and is refused by name). The 686 packed with --debug-placement
+# uncompressed one covers it, and is refused by name). cloud-amd64 as an EFI application
+# (kslide-pack --format efi) started by OVMF's shell with load options and initrd=: Linux gets
+# EFI, its runtime services list the EFI variables (efivarfs), and nokaslr keeps it at its link
+# base; an initrd= file that is not there is refused before ExitBootServices, with an error
+# status back to the shell (qemu-boot.sh -E). The 686 packed with --debug-placement
 # boots at chosen bases, where tests/linux/entry-proof.sh stops it at its entry and judges its
 # memory. Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
@@ -17,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
 for f in 686.img 686-debug.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
-	cloud-amd64-pvh.img i386/initramfs.cpio x86_64/initramfs.cpio; do
+	cloud-amd64-pvh.img cloud-amd64.efi i386/initramfs.cpio x86_64/initramfs.cpio; do
 	[ -f "$L/$f" ] || { echo "boot-linux: $L/$f is missing: run make linux-images" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-boot-linux.XXXXXX") || exit 1
@@ -71,6 +75,20 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 		"microvm,x-option-roms=off,isa-serial=on,rtc=on" "shift=0,sleep=off" "-c max -m 2G" \
 		"tsc_early_khz=1000000 $CMDLINE" "-e '^kslide: loader=.* map=memmap '" \
 		"-L -a x86_64 -t 180 -I $L/x86_64/initramfs.cpio $L/cloud-amd64-pvh.img"
+	# UEFI: OVMF's shell starts the PE with the tests' command line and initrd= as load
+	# options (qemu-boot.sh -E); the stub reads the file from the ESP, exits boot services and
+	# gives Linux efi_info, the e820 table and the RSDP as Linux's EFI stub would.
+	EFI="-L -E -M q35 -t 240 -I $L/x86_64/initramfs.cpio $L/cloud-amd64.efi"
+	EFI_ON="-e '^kslide: loader=.UEFI. map=EFI.memory.map ' -e '^kslide-linux: efi=yes' -e '^kslide-linux: efivars=0x0*[1-9a-f]'"
+	# OVMF's variables without keys: Secure Boot off, "disabled" (2) as Linux's stub says.
+	EFI_ON="$EFI_ON -e '^kslide-linux: secure_boot=0x2$'"
+	printf 'cloud-amd64 as PE, UEFI shell, initrd=, max, 1G: EFI variables listed\t-m 1G -A "%s" %s %s\n' \
+		"$CMDLINE" "$EFI_ON" "$EFI"
+	printf 'cloud-amd64 as PE, UEFI, nokaslr: the link base, EFI on\t-m 1G -A "nokaslr %s" %s %s %s\n' \
+		"$CMDLINE" "-e '^kslide: base=0xffffffff81000000 phys=0x1000000 '" "$EFI_ON" "$EFI"
+	printf 'cloud-amd64 as PE, UEFI, a missing initrd= file: refused, an error to the shell\t%s %s\n' \
+		"-H -E -M q35 -m 1G -t 120 -A 'initrd=\\missing.img $CMDLINE'" \
+		"-e 'initrd= file not found on the image.s device: .missing.img' -e '^kslide-test: returned 0x0*[1-9a-f]' $L/cloud-amd64.efi"
 	# Compressed (kslide-pack's default for it, zstd: 9 MiB at 1 MiB) the image ends below
 	# the link base, so nokaslr boots there; uncompressed (48 MiB) the stub refuses by name.
 	printf 'cloud-amd64, -kernel, nokaslr: the link base\t-c qemu64 -m 1G -A "nokaslr %s" %s %s\n' \

@@ -7,6 +7,11 @@
  *   kslide-linux: usable=0x<start>-0x<end>,...   the boot memory map's RAM, [start, end)
  *   kslide-linux: initrd=0x<start>-0x<end>       where the initrd was, [start, end)
  *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
+ *   kslide-linux: secure_boot=0x<0-3>            with EFI: boot_params.secure_boot (unset,
+ *                                                unknown, disabled, enabled)
+ *   kslide-linux: efivars=0x<count>              with EFI: the variables efivarfs lists (its
+ *                                                module /efivarfs.ko loaded first when the
+ *                                                initramfs has it), or "efivars=error: ..."
  *   kslide-linux: tsc=0x<count>                  the TSC as init began (bench/whole-boot-cost.sh:
  *                                                under -icount shift=0, the instructions run
  *                                                since reset, plus the time skipped while halted)
@@ -27,6 +32,8 @@
 #define SYS_MKDIR 83
 #define SYS_MOUNT 165
 #define SYS_REBOOT 169
+#define SYS_GETDENTS64 217
+#define SYS_FINIT_MODULE 313
 #else
 #define SYS_READ 3
 #define SYS_WRITE 4
@@ -35,15 +42,22 @@
 #define SYS_MKDIR 39
 #define SYS_MOUNT 21
 #define SYS_REBOOT 88
+#define SYS_GETDENTS64 220
+#define SYS_FINIT_MODULE 350
 #endif
 
 #define O_RDONLY 0
+#define O_DIRECTORY 0200000 /* include/uapi/asm-generic/fcntl.h, as x86 uses it */
+#define MS_RDONLY 1
+#define DIRENT64_RECLEN 16 /* struct linux_dirent64: u64 ino, s64 off, then u16 reclen */
+#define DIRENT64_NAME 19   /* ... u8 type, then the name */
 #define STDOUT 1
 #define PROC_MODE 0555
 #define SYS_MODE  0555
 /* Offsets in struct boot_params: Linux's Documentation/arch/x86/zero-page.rst and boot.rst. */
 #define ZP_EXT_RAMDISK_IMAGE 0x0c0
 #define ZP_EXT_RAMDISK_SIZE  0x0c4
+#define ZP_SECURE_BOOT	     0x1ec
 #define ZP_RAMDISK_IMAGE     0x218
 #define ZP_RAMDISK_SIZE	     0x21c
 #define ZERO_PAGE_BYTES	     4096
@@ -300,6 +314,58 @@ static void report_initrd(void)
 	say(report);
 }
 
+/* What the loader said of Secure Boot. */
+static void report_secure_boot(void)
+{
+	static uint8_t zp[ZERO_PAGE_BYTES];
+	static char report[48];
+	if (read_file("/sys/kernel/boot_params/data", zp, sizeof(zp)) <= ZP_SECURE_BOOT)
+		return; /* report_initrd has said so */
+	char *at = append(report, "kslide-linux: secure_boot=");
+	at = append_hex(at, zp[ZP_SECURE_BOOT]);
+	append(at, "\n");
+	say(report);
+}
+
+/* The EFI variables Linux can read through its runtime services, counted in efivarfs. */
+static void report_efivars(void)
+{
+	static char dents[READ_CHUNK], report[64];
+	long fd = syscall5(SYS_OPEN, (long)"/efivarfs.ko", O_RDONLY, 0, 0, 0);
+	if (fd >= 0) {
+		/* An error (already loaded, or built in) shows in the mount below. */
+		syscall5(SYS_FINIT_MODULE, fd, (long)"", 0, 0, 0);
+		syscall5(SYS_CLOSE, fd, 0, 0, 0, 0);
+	}
+	if (syscall5(SYS_MOUNT, (long)"efivarfs", (long)"/sys/firmware/efi/efivars",
+		     (long)"efivarfs", MS_RDONLY, 0) < 0) {
+		say("kslide-linux: efivars=error: cannot mount efivarfs\n");
+		return;
+	}
+	long dir = syscall5(SYS_OPEN, (long)"/sys/firmware/efi/efivars", O_RDONLY | O_DIRECTORY,
+			    0, 0, 0);
+	if (dir < 0) {
+		say("kslide-linux: efivars=error: cannot open efivarfs\n");
+		return;
+	}
+	uint64_t count = 0;
+	long n;
+	while ((n = syscall5(SYS_GETDENTS64, dir, (long)dents, sizeof(dents), 0, 0)) > 0) {
+		for (long at = 0; at < n;) {
+			const char *name = dents + at + DIRENT64_NAME;
+			if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))))
+				count++;
+			at += (uint16_t)((uint8_t)dents[at + DIRENT64_RECLEN] |
+					 (uint8_t)dents[at + DIRENT64_RECLEN + 1] << 8);
+		}
+	}
+	syscall5(SYS_CLOSE, dir, 0, 0, 0, 0);
+	char *at = append(report, "kslide-linux: efivars=");
+	at = append_hex(at, count);
+	append(at, "\n");
+	say(report);
+}
+
 void init_main(void)
 {
 	static char symbol[LINE_MAX_BYTES], iomem[LINE_MAX_BYTES];
@@ -342,8 +408,11 @@ void init_main(void)
 	report_initrd();
 	long efi = syscall5(SYS_OPEN, (long)"/sys/firmware/efi", O_RDONLY, 0, 0, 0);
 	say(efi >= 0 ? "kslide-linux: efi=yes\n" : "kslide-linux: efi=no\n");
-	if (efi >= 0)
+	if (efi >= 0) {
 		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
+		report_secure_boot();
+		report_efivars();
+	}
 	at = append(report, "kslide-linux: tsc=");
 	at = append_hex(at, (uint64_t)tsc_high << 32 | tsc_low);
 	append(at, "\n");

@@ -153,11 +153,11 @@ done
 	"$work/module.bin" || exit 1
 wait
 for k in elf img; do
-	boot mb64-bios-$k -D -a x86_64 -c max -t 60 -m 256M "$work/mb64-$k.iso"
-	boot mb64-uefi-$k -D -U -t 120 -m 256M "$work/mb64-$k.iso"
+	boot mb64-bios-$k -D -a x86_64 -c max -t 300 -m 256M "$work/mb64-$k.iso"
+	boot mb64-uefi-$k -D -U -t 300 -m 256M "$work/mb64-$k.iso"
 done
 wait
-boot mb64-mb2-grub -D -a x86_64 -c max -t 60 -m 256M "$work/mb64-mb2.iso"
+boot mb64-mb2-grub -D -a x86_64 -c max -t 300 -m 256M "$work/mb64-mb2.iso"
 for i in 1 2 3; do
 	boot mb64-mb2-qemu-$i -a x86_64 -c max -m 256M -A "$STUB_ARGS $KERNEL_ARGS" \
 		-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-mb2.img"
@@ -220,14 +220,14 @@ for k in elf img; do
 		"$work/module.bin" || exit 1
 done
 for k in elf img; do
-	boot mb2-bios-$k -D -V -c max -t 60 -m 256M "$work/mb2-$k.iso"
-	boot mb2-uefi-$k -D -U -V -t 120 -m 256M "$work/mb2-$k.iso"
+	boot mb2-bios-$k -D -V -c max -t 300 -m 256M "$work/mb2-$k.iso"
+	boot mb2-uefi-$k -D -U -V -t 300 -m 256M "$work/mb2-$k.iso"
 done
 for c in "" -zstd -lz4; do
 	"$here/../../scripts/mkiso.sh" -o "$work/ref$c.iso" "${REF%.img}$c.img" "$work/module.bin" ||
 		exit 1
 	boot ref-mb1$c -c max -m 1G -I "$work/module.bin $MODULE_ARGS" "${REF%.img}$c.img"
-	boot ref-mb2$c -D -c max -t 60 -m 256M "$work/ref$c.iso"
+	boot ref-mb2$c -D -c max -t 300 -m 256M "$work/ref$c.iso"
 done
 wait
 judge "Multiboot 2, GRUB BIOS" "$work/mb2-bios-elf.log" "$work/mb2-bios-img.log" "$mb2/kernel.elf"

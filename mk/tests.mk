@@ -228,10 +228,12 @@ FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 FUZZ_LIBS_elf := -lelf -lcrypto
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
 FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
-FUZZ_SRCS_multiboot1 := boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \
+# The boot-information parsers read the input as physical memory (tests/fuzz/fake_boot_memory.h).
+FUZZ_FAKE_MEMORY := tests/unit/support/fake_memory.c
+FUZZ_SRCS_multiboot1 := $(FUZZ_FAKE_MEMORY) boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \
 	boot/multiboot2.c lib/cmdline.c
-FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootenv.c
-FUZZ_SRCS_pvh := boot/pvh.c boot/bootenv.c
+FUZZ_SRCS_multiboot2 := $(FUZZ_FAKE_MEMORY) boot/multiboot2.c boot/bootenv.c
+FUZZ_SRCS_pvh := $(FUZZ_FAKE_MEMORY) boot/pvh.c boot/bootenv.c
 FUZZ_SRCS_slots := lib/slots.c
 # The decoders against the real libraries (docs/compression.md).
 FUZZ_SRCS_zstd := $(wildcard lib/zstd_*.c) lib/xxhash.c
@@ -239,7 +241,8 @@ FUZZ_LIBS_zstd := -lzstd
 FUZZ_SRCS_lz4 := lib/lz4.c lib/xxhash.c
 FUZZ_LIBS_lz4 := -llz4
 FUZZ_DEPS := $(LIB_SRCS) $(UNIT_BOOT_SRCS) $(wildcard tools/pack/*.c) \
-	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h)
+	$(wildcard lib/*.h boot/*.h tools/pack/*.h include/kslide/*.h tests/fuzz/*.h) \
+	$(FUZZ_FAKE_MEMORY) tests/unit/support/fake_memory.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)

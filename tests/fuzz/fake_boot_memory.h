@@ -1,8 +1,9 @@
 /*
  * What the boot-information fuzz targets share: physical memory from MEM_BASE on, served from
- * the fuzzer's input, and the invariants any parser's boot_env must hold. Each read gets an
- * exact-length heap copy, so ASan catches a parser reading past what it asked for, not just
- * past the input. For one harness file per target: everything here is static.
+ * the fuzzer's input (the unit tests' fake memory: each read an exact-length heap copy, so ASan
+ * catches a parser reading past what it asked for, not just past the input), and the
+ * invariants any parser's boot_env must hold. For one harness file per target: everything
+ * here is static.
  */
 #ifndef KSLIDE_TESTS_FUZZ_FAKE_BOOT_MEMORY_H
 #define KSLIDE_TESTS_FUZZ_FAKE_BOOT_MEMORY_H
@@ -11,42 +12,14 @@
 #include <string.h>
 
 #include "boot/bootenv.h"
+#include "tests/unit/support/fake_memory.h"
 
 #define MEM_BASE 0x1000u
 
-struct fake_mem {
-	const uint8_t *data;
-	size_t size;
-	void **copies; /* live until the parse result has been checked: env points into them */
-	size_t count, cap;
-};
-
-static const void *fake_read(void *ctx, uint64_t addr, uint64_t len)
+/* Serve the fuzzer's input at MEM_BASE through m->reader (tests/unit/support/fake_memory.c). */
+static void fake_input(struct fake_memory *m, const uint8_t *data, size_t size)
 {
-	struct fake_mem *m = ctx;
-	if (addr < MEM_BASE || addr - MEM_BASE > m->size || len > m->size - (addr - MEM_BASE))
-		return NULL;
-	if (m->count == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 64;
-		void **c = realloc(m->copies, cap * sizeof(*c));
-		if (!c)
-			abort();
-		m->copies = c;
-		m->cap = cap;
-	}
-	void *copy = malloc(len ? len : 1);
-	if (!copy)
-		abort();
-	memcpy(copy, m->data + (addr - MEM_BASE), len);
-	m->copies[m->count++] = copy;
-	return copy;
-}
-
-static void fake_mem_free(struct fake_mem *m)
-{
-	for (size_t i = 0; i < m->count; i++)
-		free(m->copies[i]);
-	free(m->copies);
+	fake_memory_init(m, data, MEM_BASE, size);
 }
 
 /* A string the parser returned must be NUL-terminated within what it read. */

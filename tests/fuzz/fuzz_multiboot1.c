@@ -39,7 +39,8 @@ static const void *read_both(void *ctx, uint64_t addr, uint64_t len)
 	uint64_t start = (uintptr_t)lent;
 	if (addr >= start && addr - start <= LENT_BYTES && len <= LENT_BYTES - (addr - start))
 		return (const void *)(uintptr_t)addr;
-	return fake_read(ctx, addr, len);
+	struct fake_memory *input = ctx;
+	return input->reader.read(input->reader.ctx, addr, len);
 }
 
 static void same_string(const char *a, const char *b)
@@ -48,7 +49,7 @@ static void same_string(const char *a, const char *b)
 		abort();
 }
 
-static void round_trip(struct fake_mem *mem, const struct boot_env *mb1)
+static void round_trip(struct fake_memory *mem, const struct boot_env *mb1)
 {
 	struct phys_reader reader = { .read = read_both, .ctx = mem };
 	uint64_t out;
@@ -83,17 +84,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (lent == MAP_FAILED)
 			abort();
 	}
-	struct fake_mem mem = { .data = data, .size = size };
-	struct phys_reader reader = { .read = fake_read, .ctx = &mem };
+	struct fake_memory mem;
+	fake_input(&mem, data, size);
 	/* About 15 KB: kept off the stack, zeroed as multiboot1_parse requires. */
 	struct boot_env *env = calloc(1, sizeof(*env));
 	if (!env)
 		abort();
-	if (multiboot1_parse(&reader, MEM_BASE, env) == KS_OK) {
+	if (multiboot1_parse(&mem.reader, MEM_BASE, env) == KS_OK) {
 		check_boot_env(env);
 		round_trip(&mem, env);
 	}
-	fake_mem_free(&mem);
+	fake_memory_free(&mem);
 	free(env);
 	return 0;
 }

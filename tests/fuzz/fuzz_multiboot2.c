@@ -34,17 +34,17 @@ static void check_env(const struct boot_env *env)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fake_mem mem = { .data = data, .size = size };
-	struct phys_reader reader = { .read = fake_read, .ctx = &mem };
+	struct fake_memory mem;
+	fake_input(&mem, data, size);
 	/* About 15 KB: kept off the stack, zeroed as multiboot2_parse requires. */
 	struct boot_env *env = calloc(1, sizeof(*env));
 	if (!env)
 		abort();
-	if (multiboot2_parse(&reader, MEM_BASE, env) == KS_OK)
+	if (multiboot2_parse(&mem.reader, MEM_BASE, env) == KS_OK)
 		check_env(env);
 	else if (!env->why)
 		abort(); /* every failure says why, for the console */
-	fake_mem_free(&mem);
+	fake_memory_free(&mem);
 	free(env);
 	return 0;
 }

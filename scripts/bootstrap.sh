@@ -64,6 +64,8 @@ need grub-efi-amd64-bin test -f /usr/lib/grub/x86_64-efi/multiboot2.mod
 need xorriso has xorriso
 need mtools has mformat
 need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
+# systemd-boot starts a kslide PE from a Type #1 entry in boot-linux (tests/boot/qemu-boot.sh -B).
+need systemd-boot-efi test -f /usr/lib/systemd/boot/efi/systemd-bootx64.efi
 # The PE checksum's oracle for kslide-pack --format efi (tests/pack/errors.sh): osslsigncode
 # computes it itself (binutils' objdump prints it but does not check it).
 need osslsigncode has osslsigncode

@@ -34,6 +34,10 @@
 #              -A or -I, as \kslide.efi from the shell's startup.nsh with -A as its load
 #              options, -I copied to \initrd.img and named by an initrd= word; the shell
 #              prints "kslide-test: returned STATUS" if the image returns, and powers off
+#   -B         with -E: systemd-boot (Debian's systemd-boot-efi) is \EFI\BOOT\BOOTX64.EFI and
+#              starts IMAGE as \kslide.efi by a Type #1 entry, loader/entries/kslide.conf, with
+#              -A as its options and -I as \initrd.cpio on its initrd line (handed over through
+#              Linux's initrd device path, LoadFile2, not an initrd= word)
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 #   -L         a Linux kernel with the tests' initramfs (tests/linux/init.c): the pass is init's
 #              "kslide-linux:" line, whose _text must be the stub's base and whose "Kernel
@@ -41,9 +45,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false esp=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
+disc=false esp=false sdboot=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEBUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -68,6 +72,7 @@ $OPTARG" ;;
 	D) disc=true ;;
 	U) uefi=true arch=x86_64 ;;
 	E) esp=true uefi=true arch=x86_64 ;;
+	B) sdboot=true ;;
 	V) vga="-vga std" ;;
 	L) linux=true want=0 ;;
 	*) exit 2 ;;
@@ -90,7 +95,23 @@ vars="" qmp_dir="" esp_dir=""
 trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"
 	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"; [ -n "$esp_dir" ] && rm -rf "$esp_dir"' EXIT
 
-if $esp && [ -z "$append$initrd" ]; then
+SDBOOT=/usr/lib/systemd/boot/efi/systemd-bootx64.efi
+if $esp && $sdboot; then
+	# No menu (timeout 0): the default entry starts at once.
+	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
+	mkdir -p "$esp_dir/EFI/BOOT" "$esp_dir/loader/entries" || exit 2
+	cp "$SDBOOT" "$esp_dir/EFI/BOOT/BOOTX64.EFI" && cp "$image" "$esp_dir/kslide.efi" || exit 2
+	printf 'timeout 0\ndefault kslide.conf\n' >"$esp_dir/loader/loader.conf"
+	{
+		printf 'title kslide\nlinux /kslide.efi\n'
+		if [ -n "$initrd" ]; then
+			cp "$initrd" "$esp_dir/initrd.cpio" || exit 2
+			printf 'initrd /initrd.cpio\n'
+		fi
+		printf 'options %s\n' "$append"
+	} >"$esp_dir/loader/entries/kslide.conf"
+	set -- -drive "file=fat:rw:$esp_dir,format=raw"
+elif $esp && [ -z "$append$initrd" ]; then
 	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
 	mkdir -p "$esp_dir/EFI/BOOT" && cp "$image" "$esp_dir/EFI/BOOT/BOOTX64.EFI" || exit 2
 	set -- -drive "file=fat:rw:$esp_dir,format=raw"

@@ -10,7 +10,9 @@
 # (kslide-pack --format efi) started by OVMF's shell with load options and initrd=: Linux gets
 # EFI, its runtime services list the EFI variables (efivarfs), and nokaslr keeps it at its link
 # base; an initrd= file that is not there is refused before ExitBootServices, with an error
-# status back to the shell (qemu-boot.sh -E). The 686 packed with --debug-placement
+# status back to the shell (qemu-boot.sh -E); the same kernel packed --compress lz4 started by
+# systemd-boot from a Type #1 entry, its initrd handed over through Linux's initrd device path
+# (LoadFile2: the options carry no initrd= word) (qemu-boot.sh -E -B). The 686 packed with --debug-placement
 # boots at chosen bases, where tests/linux/entry-proof.sh stops it at its entry and judges its
 # memory. Two boots at a time.
 # One TAP-style line per boot, then "boot-linux: N passed, M failed".
@@ -21,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 L=$1/linux
 for f in 686.img 686-debug.img 686.iso cloud-amd64.img cloud-amd64.iso cloud-amd64-none.img \
-	cloud-amd64-pvh.img cloud-amd64.efi i386/initramfs.cpio x86_64/initramfs.cpio; do
+	cloud-amd64-pvh.img cloud-amd64.efi cloud-amd64-lz4.efi i386/initramfs.cpio x86_64/initramfs.cpio; do
 	[ -f "$L/$f" ] || { echo "boot-linux: $L/$f is missing: run make linux-images" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-boot-linux.XXXXXX") || exit 1
@@ -86,6 +88,11 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 		"$CMDLINE" "$EFI_ON" "$EFI"
 	printf 'cloud-amd64 as PE, UEFI, nokaslr: the link base, EFI on\t-m 1G -A "nokaslr %s" %s %s %s\n' \
 		"$CMDLINE" "-e '^kslide: base=0xffffffff81000000 phys=0x1000000 '" "$EFI_ON" "$EFI"
+	# systemd-boot 252 (Debian's systemd-boot-efi) as BOOTX64.EFI, its entry's linux, initrd
+	# and options lines: init runs at all only if the initrd arrived by LoadFile2.
+	printf 'cloud-amd64 as PE (lz4), systemd-boot Type #1 entry, initrd by LoadFile2\t%s %s %s\n' \
+		"-B -m 1G -A '$CMDLINE'" "$EFI_ON -e '^kslide-linux: initrd=0x'" \
+		"-L -E -M q35 -t 240 -I $L/x86_64/initramfs.cpio $L/cloud-amd64-lz4.efi"
 	printf 'cloud-amd64 as PE, UEFI, a missing initrd= file: refused, an error to the shell\t%s %s\n' \
 		"-H -E -M q35 -m 1G -t 120 -A 'initrd=\\missing.img $CMDLINE'" \
 		"-e 'initrd= file not found on the image.s device: .missing.img' -e '^kslide-test: returned 0x0*[1-9a-f]' $L/cloud-amd64.efi"

@@ -88,6 +88,22 @@ int efi_load_initrd(const struct efi_handover *h, const char *cmdline, struct bo
 uint8_t efi_secure_boot_mode(uint64_t system_table);
 
 /*
+ * Measured boot, while boot services run: when the firmware has EFI_TCG2_PROTOCOL, the kernel
+ * as the image carries it (payload, relocation table and handoff facts as stored: the same
+ * bytes at every base), the load options as the firmware gave them and the initrd as loaded
+ * are hashed into PCR 9 with event-log entries (the latter two as Linux's EFI stub logs
+ * them), then Linux's copy of the event log is installed as a configuration table. Prints
+ * "kslide: measured pcr=9 events=N"; nothing without a TPM. (boot/efi_measure.c)
+ */
+#define EFI_MEASURED_KERNEL "kslide kernel" /* the EV_IPL event's data, its NUL included */
+struct efi_measured {
+	uint64_t kernel, kernel_size;
+	uint64_t options, options_size; /* UTF-16LE, LoadOptionsSize bytes */
+	uint64_t initrd, initrd_size;
+};
+void efi_measure_boot(uint64_t system_table, const struct efi_measured *m);
+
+/*
  * GetMemoryMap into 'buffer' (capacity bytes), then ExitBootServices with its key; when the
  * firmware answers EFI_INVALID_PARAMETER (the map changed since it was read: UEFI 2.10, 7.4
  * ExitBootServices), read the map again and retry, up to EFI_EXIT_ATTEMPTS times. On success

@@ -10,6 +10,7 @@
  */
 #include "boot/efi.h"
 #include "boot/loader.h"
+#include "boot/stub_parts.h"
 #include "boot/uefi.h"
 #include "include/protocol/acpi_rsdp.h"
 #include "lib/errors.h"
@@ -43,7 +44,8 @@ static uint64_t word_at(uint64_t address)
 /* The load options as the command line (boot/efi_cmdline.c), passed on whole: the UEFI
  * shell puts the image's path first and firmware boot entries do not, and Linux's EFI stub
  * leaves the path where it is too (the kernel hands such a word to init). */
-static void read_load_options(const struct efi_handover *h, struct boot_env *env)
+static void read_load_options(const struct efi_handover *h, struct boot_env *env,
+			      struct efi_measured *measured)
 {
 	static const uint64_t guid[2] = {EFI_LOADED_IMAGE_GUID_LOW, EFI_LOADED_IMAGE_GUID_HIGH};
 	efi_handle_protocol_fn handle_protocol = (efi_handle_protocol_fn)(uintptr_t)word_at(
@@ -52,6 +54,8 @@ static void read_load_options(const struct efi_handover *h, struct boot_env *env
 	if (handle_protocol(h->image_handle, guid, &image) != EFI_SUCCESS || !image)
 		return;
 	const uint8_t *li = image;
+	measured->options = load_le64(li + EFI_LI_LOAD_OPTIONS);
+	measured->options_size = measured->options ? load_le32(li + EFI_LI_LOAD_OPTIONS_SIZE) : 0;
 	efi_options_to_ascii((const uint8_t *)(uintptr_t)load_le64(li + EFI_LI_LOAD_OPTIONS),
 			     load_le32(li + EFI_LI_LOAD_OPTIONS_SIZE), cmdline, sizeof(cmdline));
 	env->cmdline = cmdline;
@@ -88,10 +92,20 @@ static int parse(const struct phys_reader *mem, const struct boot_entry *entry,
 	(void)mem; /* the map is read from the stub's own buffer */
 	struct efi_handover *h = (struct efi_handover *)(uintptr_t)entry->info;
 	/* What only boot services can give, before they exit. */
-	read_load_options(h, env);
+	struct efi_measured measured = {0};
+	read_load_options(h, env, &measured);
 	int rc = efi_load_initrd(h, env->cmdline, env);
 	if (rc != KS_OK)
 		return rc;
+	/* The kernel as stored, from the payload to the image's end (image_check verified the
+	 * header before this parse runs). */
+	measured.kernel = (uintptr_t)stub_image + image_header.payload_offset;
+	measured.kernel_size = image_header.image_file_size - image_header.payload_offset;
+	if (env->module_count) {
+		measured.initrd = env->modules[0].start;
+		measured.initrd_size = env->modules[0].end - env->modules[0].start;
+	}
+	efi_measure_boot(h->system_table, &measured);
 	find_rsdp(h->system_table, env);
 	env->efi_secure_boot = efi_secure_boot_mode(h->system_table);
 	rc = efi_leave_firmware(h, &env->why);

@@ -79,8 +79,10 @@
  * pointer after the 24-byte table header. */
 #define EFI_BS_ALLOCATE_PAGES	  40
 #define EFI_BS_GET_MEMORY_MAP	  56
+#define EFI_BS_ALLOCATE_POOL	  64
 #define EFI_BS_HANDLE_PROTOCOL	  152
 #define EFI_BS_LOCATE_DEVICE_PATH 184
+#define EFI_BS_INSTALL_CONFIG_TABLE 192
 #define EFI_BS_EXIT_BOOT_SERVICES 232
 #define EFI_BS_LOCATE_PROTOCOL	  320
 

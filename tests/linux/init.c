@@ -12,6 +12,17 @@
  *   kslide-linux: efivars=0x<count>              with EFI: the variables efivarfs lists (its
  *                                                module /efivarfs.ko loaded first when the
  *                                                initramfs has it), or "efivars=error: ..."
+ *   kslide-linux: cmdline=<text>                 /proc/cmdline, the command line Linux got
+ *   kslide-linux: lockdown=<text>                with securityfs's lockdown file: its line,
+ *                                                the mode in use in brackets (Debian's
+ *                                                kernels lock down under Secure Boot)
+ *   kslide-linux: secureboot: <text>             the kernel log's "secureboot:" line, which
+ *                                                says what Linux decided of Secure Boot
+ *   kslide-linux: tpm-log=<hex>...               with a TPM: the event log Linux serves
+ *                                                (binary_bios_measurements), 64 bytes a
+ *                                                line, then "tpm-log-end=0x<bytes>"
+ *   kslide-linux: pcr-sha256-N=<HEX>             with a TPM: its SHA-256 PCRs 0 to 23, read
+ *                                                through Linux's sysfs
  *   kslide-linux: tsc=0x<count>                  the TSC as init began (bench/whole-boot-cost.sh:
  *                                                under -icount shift=0, the instructions run
  *                                                since reset, plus the time skipped while halted)
@@ -34,6 +45,7 @@
 #define SYS_REBOOT 169
 #define SYS_GETDENTS64 217
 #define SYS_FINIT_MODULE 313
+#define SYS_SYSLOG 103
 #else
 #define SYS_READ 3
 #define SYS_WRITE 4
@@ -44,6 +56,7 @@
 #define SYS_REBOOT 88
 #define SYS_GETDENTS64 220
 #define SYS_FINIT_MODULE 350
+#define SYS_SYSLOG 103
 #endif
 
 #define O_RDONLY 0
@@ -69,6 +82,11 @@
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedcu
 
 #define LINE_MAX_BYTES 256
+#define SYSLOG_ACTION_READ_ALL 3 /* include/linux/syslog.h */
+#define KERNEL_LOG_MAX (256 * 1024)
+#define TPM_LOG_MAX (256 * 1024) /* a firmware's log is some tens of KiB */
+#define TPM_LOG_LINE 64
+#define TPM_PCRS 24
 #define READ_CHUNK 4096
 
 static long syscall5(long nr, long a, long b, long c, long d, long e)
@@ -366,6 +384,87 @@ static void report_efivars(void)
 	say(report);
 }
 
+/* The TPM's event log as Linux read it, and its SHA-256 PCRs: tests/linux/tpm-replay.py
+ * replays the one and compares it with the other. */
+static void report_tpm(void)
+{
+	static uint8_t log[TPM_LOG_MAX];
+	static char line[64 + 2 * TPM_LOG_LINE + 2], path[64], pcr[2 * 64 + 2];
+	long size = read_file("/sys/kernel/security/tpm0/binary_bios_measurements", log,
+			      sizeof(log));
+	if (size < 0 || size == (long)sizeof(log)) {
+		say(size < 0 ? "kslide-linux: tpm-log=error: no binary_bios_measurements\n"
+			     : "kslide-linux: tpm-log=error: longer than init reads\n");
+		return;
+	}
+	for (long at = 0; at < size; at += TPM_LOG_LINE) {
+		char *p = append(line, "kslide-linux: tpm-log=");
+		for (long i = at; i < size && i < at + TPM_LOG_LINE; i++) {
+			*p++ = "0123456789abcdef"[log[i] >> 4];
+			*p++ = "0123456789abcdef"[log[i] & 0xf];
+		}
+		append(p, "\n");
+		say(line);
+	}
+	char *p = append(line, "kslide-linux: tpm-log-end=");
+	append(append_hex(p, (uint64_t)size), "\n");
+	say(line);
+	for (unsigned n = 0; n < TPM_PCRS; n++) {
+		char number[3] = {(char)('0' + n / 10), (char)('0' + n % 10), 0};
+		append(append(path, "/sys/class/tpm/tpm0/pcr-sha256/"), number + (n < 10));
+		long got = read_file(path, pcr, sizeof(pcr) - 1);
+		if (got <= 0)
+			continue;
+		pcr[got] = '\0';
+		if (pcr[got - 1] == '\n')
+			pcr[got - 1] = '\0';
+		p = append(append(line, "kslide-linux: pcr-sha256-"), number + (n < 10));
+		append(append(append(p, "="), pcr), "\n");
+		say(line);
+	}
+}
+
+/* "kslide-linux: NAME=" and the first line of path, if it can be read. */
+static void report_first_line(const char *name, const char *path)
+{
+	static char text[LINE_MAX_BYTES], line[LINE_MAX_BYTES + 32];
+	long got = read_file(path, text, sizeof(text) - 1);
+	if (got <= 0)
+		return;
+	text[got] = '\0';
+	for (long i = 0; i < got; i++)
+		if (text[i] == '\n')
+			text[i] = '\0';
+	append(append(append(append(line, "kslide-linux: "), name), "="), text);
+	append(line + length(line), "\n");
+	say(line);
+}
+
+/* The kernel log's line that holds 'what', after its "<level>[time] " prefix: "kslide-linux: "
+ * and the rest of the line. Nothing when no line has it. */
+static void report_kernel_line(const char *what)
+{
+	static char log[KERNEL_LOG_MAX], line[LINE_MAX_BYTES + 32];
+	long size = syscall5(SYS_SYSLOG, SYSLOG_ACTION_READ_ALL, (long)log, sizeof(log) - 1, 0, 0);
+	if (size <= 0)
+		return;
+	log[size] = '\0';
+	size_t n = length(what);
+	for (long at = 0; at < size; at++) {
+		size_t i = 0;
+		while (i < n && log[at + i] == what[i])
+			i++;
+		if (i < n)
+			continue;
+		char *p = append(line, "kslide-linux: ");
+		for (long k = at; k < size && log[k] != '\n' && p < line + sizeof(line) - 2; k++)
+			*p++ = log[k];
+		append(p, "\n");
+		say(line);
+		return;
+	}
+}
+
 void init_main(void)
 {
 	static char symbol[LINE_MAX_BYTES], iomem[LINE_MAX_BYTES];
@@ -412,6 +511,17 @@ void init_main(void)
 		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
 		report_secure_boot();
 		report_efivars();
+	}
+	report_first_line("cmdline", "/proc/cmdline");
+	/* An error (no securityfs in this kernel) shows as the lines below missing. */
+	syscall5(SYS_MOUNT, (long)"securityfs", (long)"/sys/kernel/security", (long)"securityfs",
+		 0, 0);
+	report_first_line("lockdown", "/sys/kernel/security/lockdown");
+	report_kernel_line("secureboot: ");
+	long tpm = syscall5(SYS_OPEN, (long)"/sys/class/tpm/tpm0", O_RDONLY, 0, 0, 0);
+	if (tpm >= 0) {
+		syscall5(SYS_CLOSE, tpm, 0, 0, 0, 0);
+		report_tpm();
 	}
 	at = append(report, "kslide-linux: tsc=");
 	at = append_hex(at, (uint64_t)tsc_high << 32 | tsc_low);

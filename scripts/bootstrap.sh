@@ -66,6 +66,8 @@ need mtools has mformat
 need ovmf test -f /usr/share/OVMF/OVMF_CODE_4M.fd
 # systemd-boot starts a kslide PE from a Type #1 entry in boot-linux (tests/boot/qemu-boot.sh -B).
 need systemd-boot-efi test -f /usr/lib/systemd/boot/efi/systemd-bootx64.efi
+# Measured boot (tests/linux/measured-boot.sh): a software TPM 2.0 for QEMU.
+need swtpm has swtpm
 # The PE checksum's oracle for kslide-pack --format efi (tests/pack/errors.sh): osslsigncode
 # computes it itself (binutils' objdump prints it but does not check it).
 need osslsigncode has osslsigncode

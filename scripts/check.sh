@@ -62,6 +62,8 @@ stage linux-pack "kslide-pack on Debian's kernels; their PE images sign" \
 	'tests/linux/pack.sh "$B" && tests/pack/sign.sh "$B" "$B/linux/cloud-amd64/vmlinuz"'
 stage boot-linux "Debian's kernels boot from kslide images" \
 	'tests/linux/boot.sh "$B"'
+stage measured-boot "Secure Boot and measured boot: Debian's kernel signed, through systemd-boot, its TPM log replayed" \
+	'tests/linux/measured-boot.sh "$B"'
 stage uniformity-checker "the uniformity checker rejects biased samples (simulated)" \
 	'tests/boot/uniformity-selftest.sh "$B/host/tests/uniformity" "$B/i386/kernel.img" \
 		"$POWER_BOOTS" "$UNIFORM_BOOTS"'

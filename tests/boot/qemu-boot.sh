@@ -38,6 +38,12 @@
 #              starts IMAGE as \kslide.efi by a Type #1 entry, loader/entries/kslide.conf, with
 #              -A as its options and -I as \initrd.cpio on its initrd line (handed over through
 #              Linux's initrd device path, LoadFile2, not an initrd= word)
+#   -K         with -E: Secure Boot on (Debian's snakeoil OVMF, its db holding the
+#              PkKek-1-snakeoil certificate; q35 with SMM and the variables' flash secure).
+#              IMAGE must be signed with that key; with -B, systemd-boot is signed with it
+#              here (OVMF's own shell is refused under Secure Boot, so -K wants -B for -A/-I)
+#   -T         give the machine a TPM 2.0: a fresh swtpm (its state in a directory of its own)
+#              behind QEMU's tpm-tis device, which OVMF measures into and Linux reads
 #   -V         give the machine a VGA card (for kernels that ask for a framebuffer)
 #   -L         a Linux kernel with the tests' initramfs (tests/linux/init.c): the pass is init's
 #              "kslide-linux:" line, whose _text must be the stub's base and whose "Kernel
@@ -45,9 +51,9 @@
 set -u
 
 arch=i386 cpu="" mem=128M append="" timeout=30 log="" expects="" refuses="" want=1 initrd=""
-disc=false esp=false sdboot=false uefi=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
+disc=false esp=false sdboot=false uefi=false secure=false tpm=false vga="" linux=false refusal=false cpus=1 machine=pc globals="" wakes="" views=""
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEBUVL opt; do
+while getopts a:c:m:A:e:N:t:l:I:S:M:g:d:i:W:R:FHDEBKTUVL opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -73,6 +79,8 @@ $OPTARG" ;;
 	U) uefi=true arch=x86_64 ;;
 	E) esp=true uefi=true arch=x86_64 ;;
 	B) sdboot=true ;;
+	K) secure=true ;;
+	T) tpm=true ;;
 	V) vga="-vga std" ;;
 	L) linux=true want=0 ;;
 	*) exit 2 ;;
@@ -91,16 +99,26 @@ if [ -z "$log" ]; then
 	log=$(mktemp "${TMPDIR:-/tmp}/kslide-boot.XXXXXX")
 	own_log=$log
 fi
-vars="" qmp_dir="" esp_dir=""
+vars="" qmp_dir="" esp_dir="" tpm_dir="" swtpm=""
 trap '[ -n "$own_log" ] && rm -f "$own_log"; [ -n "$vars" ] && rm -f "$vars"
-	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"; [ -n "$esp_dir" ] && rm -rf "$esp_dir"' EXIT
+	[ -n "$qmp_dir" ] && rm -rf "$qmp_dir"; [ -n "$esp_dir" ] && rm -rf "$esp_dir"
+	[ -n "$swtpm" ] && kill "$swtpm" 2>/dev/null; [ -n "$tpm_dir" ] && rm -rf "$tpm_dir"' EXIT
 
-SDBOOT=/usr/lib/systemd/boot/efi/systemd-bootx64.efi
+SDBOOT=/usr/lib/systemd/boot/efi/systemd-bootx64.efi SNAKEOIL=/usr/share/ovmf/PkKek-1-snakeoil
 if $esp && $sdboot; then
 	# No menu (timeout 0): the default entry starts at once.
 	esp_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-esp.XXXXXX") || exit 2
 	mkdir -p "$esp_dir/EFI/BOOT" "$esp_dir/loader/entries" || exit 2
-	cp "$SDBOOT" "$esp_dir/EFI/BOOT/BOOTX64.EFI" && cp "$image" "$esp_dir/kslide.efi" || exit 2
+	if $secure; then
+		# Debian's test key, with the passphrase its ovmf gives it (README.Debian).
+		openssl pkey -in "$SNAKEOIL.key" -passin pass:snakeoil -out "$esp_dir/key.pem" &&
+			sbsign --key "$esp_dir/key.pem" --cert "$SNAKEOIL.pem" \
+				--output "$esp_dir/EFI/BOOT/BOOTX64.EFI" "$SDBOOT" 2>/dev/null &&
+			rm -f "$esp_dir/key.pem" || exit 2
+	else
+		cp "$SDBOOT" "$esp_dir/EFI/BOOT/BOOTX64.EFI" || exit 2
+	fi
+	cp "$image" "$esp_dir/kslide.efi" || exit 2
 	printf 'timeout 0\ndefault kslide.conf\n' >"$esp_dir/loader/loader.conf"
 	{
 		printf 'title kslide\nlinux /kslide.efi\n'
@@ -136,10 +154,31 @@ else
 fi
 if $uefi; then
 	# The firmware writes its variables: each boot gets its own copy of the template.
+	if $secure; then
+		OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+		OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+		machine=$machine,smm=on
+		globals="$globals -global driver=cfi.pflash01,property=secure,value=on"
+	fi
 	vars=$(mktemp "${TMPDIR:-/tmp}/kslide-vars.XXXXXX") || exit 2
 	cp "$OVMF_VARS" "$vars" || exit 2
 	set -- -drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
 		-drive "if=pflash,format=raw,file=$vars" "$@"
+fi
+if $tpm; then
+	# swtpm serves one connection and ends when QEMU closes it; the firmware starts the TPM.
+	tpm_dir=$(mktemp -d "${TMPDIR:-/tmp}/kslide-tpm.XXXXXX") || exit 2
+	swtpm socket --tpm2 --tpmstate "dir=$tpm_dir" \
+		--ctrl "type=unixio,path=$tpm_dir/ctrl.sock" --terminate 2>"$tpm_dir/err" &
+	swtpm=$!
+	waited=0
+	while [ ! -S "$tpm_dir/ctrl.sock" ] && [ $waited -lt 100 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	[ -S "$tpm_dir/ctrl.sock" ] || { echo "qemu-boot: swtpm did not start" >&2; exit 2; }
+	set -- "$@" -chardev "socket,id=tpm,path=$tpm_dir/ctrl.sock" \
+		-tpmdev emulator,id=tpm0,chardev=tpm -device tpm-tis,tpmdev=tpm0
 fi
 waker=""
 if [ -n "$wakes" ]; then

@@ -74,6 +74,8 @@ need osslsigncode has osslsigncode
 # Signing those images (tests/pack/sign.sh): sbsign and sbverify, as distributions sign theirs.
 need sbsigntool has sbsign
 need sbsigntool has sbverify
+# ... and pesign, which other distributions sign with: its digest must be the same.
+need pesign has pesign
 need openssl has openssl
 # kslide-pack --sign signs with libcrypto (tools/pack/authenticode.c).
 need libssl-dev header '#include <openssl/pkcs7.h>'

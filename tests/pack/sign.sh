@@ -2,8 +2,9 @@
 # Signing kslide-pack --format efi images, judged by tools kslide did not write: each KERNEL is
 # packed as a PE, signed by sbsign (sbsigntool) with a throwaway key, and sbverify must accept
 # it; osslsigncode computes the Authenticode digest itself and it must equal the one sbsign
-# embedded, and sbsign must not warn (a gap between the headers and the section, which sbsign
-# hashes otherwise than the specification and the firmware do, is the usual complaint).
+# embedded, as must pesign's (the signing tool of other distributions), and sbsign must not
+# warn (a gap between the headers and the section, which sbsign hashes otherwise than the
+# specification and the firmware do, is the usual complaint).
 # Then kslide-pack --sign signs it itself (tools/pack/authenticode.c): sbverify must accept
 # that with the certificate and refuse it with another, the digest in it must be sbsign's and
 # osslsigncode's, and the PE checksum osslsigncode's. Its refusals are in errors.sh.
@@ -16,7 +17,7 @@ PACK=${KSLIDE_PACK:-$B/bin/kslide-pack}
 for f in "$PACK" "$@"; do
 	[ -e "$f" ] || { echo "pack-sign: $f is missing: run make first" >&2; exit 1; }
 done
-for p in sbsign sbverify osslsigncode openssl; do
+for p in sbsign sbverify osslsigncode pesign openssl; do
 	command -v $p >/dev/null || { echo "pack-sign: $p is missing: make bootstrap" >&2; exit 1; }
 done
 T=$(mktemp -d "${TMPDIR:-/tmp}/kslide-pack-sign.XXXXXX")
@@ -54,6 +55,11 @@ same_as_sbsign() { # OWN SBSIGNED: one digest in each, the same, and osslsigncod
 	set -- $(digests "$1") $(digests "$2")
 	[ $# -eq 4 ] && [ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ]
 }
+same_as_pesign() { # UNSIGNED SIGNED: pesign's digest of the one is the digest in the other
+	set -- "$(pesign -h -i "$1" 2>/dev/null | sed -n 's/^hash: *\([0-9a-f]*\)$/\1/p' |
+		tr a-f A-F)" $(digests "$2")
+	[ $# -eq 3 ] && [ -n "$1" ] && [ "$1" = "$2" ]
+}
 # The signed file (2) begins with the unsigned one (1), byte for byte, but for the PE checksum
 # and the certificate table's directory entry: bytes 152-155 and 232-239, as the container
 # puts the PE header at 0x40 (cmp -l counts from 1).
@@ -77,6 +83,8 @@ for k in "$@"; do
 	: >"$T/log"
 	check "$name: osslsigncode's Authenticode digest equals sbsign's" \
 		same_digests "$img.signed"
+	check "$name: pesign computes the same Authenticode digest of the unsigned image" \
+		same_as_pesign "$img" "$img.signed"
 	"$PACK" --format efi --compress lz4 --sign "$T/test.key" --cert "$T/test.crt" -o "$img.own" "$k" \
 		2>"$T/log" || { check "$name: kslide-pack --sign" false; continue; }
 	check "$name: sbverify accepts kslide-pack --sign's signature" \

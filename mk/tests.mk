@@ -29,6 +29,8 @@ $(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
 $(BUILD)/host/tests/test_efi_cmdline: $(BUILD)/host/boot/efi_cmdline.o
 # The initrd's search runs against a fake firmware.
 $(BUILD)/host/tests/test_efi_initrd: $(BUILD)/host/boot/efi_initrd.o
+# So do the measurements (the TPM behind a fake EFI_TCG2_PROTOCOL).
+$(BUILD)/host/tests/test_efi_measure: $(BUILD)/host/boot/efi_measure.o
 # The packer's instruction check is pure, so host tests link it too.
 $(BUILD)/host/tests/test_gotpcrelx: $(BUILD)/host/tools/pack/gotpcrelx.o
 # So is the kernel's secrecy policy (pointers, sysctls, the syslog ring).

@@ -7,6 +7,8 @@
 #     second boot is the signed one under Secure Boot, below): the stub reads the EFI memory
 #     map it exits boot services with, and the kernel passes its self-check at the stub's
 #     base, in its half of the address space (qemu-boot.sh -E).
+#   - The same PE is a Multiboot image too (its headers stretched over the image, as in a
+#     flat one): QEMU's -kernel starts the kernel model's PE as Multiboot, and it passes.
 #   - With a virtio-rng device, OVMF's EFI_RNG_PROTOCOL answers: the stub reads it before
 #     ExitBootServices and credits it as the source efirng (credit-rule.py judges the credit).
 #   - A byte of the relocation table flipped, which the image's CRC-32 covers: the stub
@@ -47,6 +49,16 @@ for k in kernel:0xffffffff:1 kernel-pie:0xffff[89a-f]:$BOOTS; do
 		fi
 	done
 done
+
+# QEMU's Multiboot loader reads the headers inside the PE and loads the image behind its
+# PE headers, at the Multiboot header's load address.
+if line=$("$here/qemu-boot.sh" -a x86_64 -c max -m 256M -t $TIMEOUT \
+	-e '^kslide: loader=.qemu' -e '^kernel:.self-check.passed' "$D/kernel.efi"); then
+	echo "ok - the PE as a Multiboot image, QEMU's -kernel: $line"
+else
+	echo "not ok - the PE under QEMU's -kernel: not started as a Multiboot image"
+	status=1
+fi
 
 # shellcheck disable=SC2086 # $pass is a list of options
 if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -d virtio-rng-pci $pass \

@@ -62,6 +62,10 @@ struct boot_env {
 	uint32_t efi_memdesc_size;
 	uint32_t efi_memdesc_version;
 	uint8_t efi_secure_boot; /* Linux's boot_params.secure_boot; 0: not read ("unset") */
+	/* kslide.trial on an image packed with --debug-placement, under a loader the stub can
+	 * return to (UEFI, boot/efi_trial.c): the bases are drawn and reported over the map as it
+	 * is now, and the stub returns without moving or starting the kernel. */
+	bool trial;
 
 	/* The loader's copy of the ACPI RSDP (Multiboot 2: the new-RSDP tag, else the old one):
 	 * its physical address and length; 0, 0 when the loader gave none. */

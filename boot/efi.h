@@ -121,4 +121,19 @@ int efi_exit_boot_services(struct efi_handover *h, uint8_t *buffer, uint64_t cap
  */
 int efi_leave_firmware(struct efi_handover *h, const char **why);
 
+/*
+ * kslide.trial (boot/efi_trial.c): whether the command line asks for a trial draw and the
+ * image, packed with --debug-placement, honours it (on any other image the word is named and
+ * ignored). A trial reads the memory map without leaving the firmware (efi_read_memory_map),
+ * and the entry returns EFI_SUCCESS (efi_return_status) instead of starting the kernel: the
+ * draw repeated many times in one firmware session, for the uniformity test of the UEFI way
+ * in (tests/boot/uniform-uefi.sh).
+ */
+#define EFI_TRIAL_OPTION "kslide.trial"
+bool efi_trial_requested(const char *cmdline);
+int efi_read_memory_map(struct efi_handover *h, const char **why);
+/* What efi_entry.S returns when the stub comes back with boot services running:
+ * EFI_LOAD_ERROR for a refusal, EFI_SUCCESS after a trial. */
+extern uint64_t efi_return_status;
+
 #endif

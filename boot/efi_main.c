@@ -6,6 +6,7 @@
 
 #include "boot/efi.h"
 #include "boot/stub.h"
+#include "boot/stub_parts.h"
 #include "lib/errors.h"
 #include "lib/pagetable.h"
 #include "lib/unaligned.h"
@@ -43,7 +44,10 @@ const struct entry_regs *efi_main(uint64_t image_handle, uint64_t system_table)
 	/* Read the firmware's generator now: stub_main gathers entropy only after
 	 * ExitBootServices, when the firmware can no longer be asked. */
 	efi_rng_read(system_table);
-	return stub_main(&entry);
+	const struct entry_regs *regs = stub_main(&entry);
+	if (!regs && stub_env.trial)
+		efi_return_status = EFI_SUCCESS;
+	return regs;
 }
 
 /* The firmware's tables lie in boot-services memory, which the stub now counts as usable:
@@ -60,6 +64,26 @@ static int switch_to_own_tables(const char **why)
 		return rc;
 	}
 	__asm__ volatile("mov %0, %%cr3" : : "r"(b.pml4_phys) : "memory");
+	return KS_OK;
+}
+
+/* A trial's map (boot/efi_trial.c): GetMemoryMap into the same buffer, boot services left
+ * running. The firmware's own memory counts as usable, as it does after the exit. */
+int efi_read_memory_map(struct efi_handover *h, const char **why)
+{
+	uint64_t services = table_word(h->system_table, EFI_ST_BOOT_SERVICES);
+	efi_get_memory_map_fn get_memory_map =
+		(efi_get_memory_map_fn)(uintptr_t)table_word(services, EFI_BS_GET_MEMORY_MAP);
+	uint64_t size = sizeof(map_buffer), key = 0, desc_size = 0;
+	uint32_t version = 0;
+	if (get_memory_map(&size, map_buffer, &key, &desc_size, &version) != EFI_SUCCESS) {
+		*why = "GetMemoryMap failed";
+		return KS_EINVAL;
+	}
+	h->map = map_buffer;
+	h->map_size = size;
+	h->desc_size = desc_size;
+	h->desc_version = version;
 	return KS_OK;
 }
 

@@ -6,7 +6,7 @@
  * the Secure Boot state (boot/efi_secure_boot.c).
  * The memory map is the one ExitBootServices is called with, so the parser then leaves the
  * firmware (boot/uefi.c reads the map). Until then a refusal returns an error to the
- * firmware. x86-64 only.
+ * firmware. x86-64 only. A trial (kslide.trial, boot/efi_trial.c) reads the map and stays.
  */
 #include "boot/efi.h"
 #include "boot/loader.h"
@@ -108,13 +108,14 @@ static int parse(const struct phys_reader *mem, const struct boot_entry *entry,
 	efi_measure_boot(h->system_table, &measured);
 	find_rsdp(h->system_table, env);
 	env->efi_secure_boot = efi_secure_boot_mode(h->system_table);
-	rc = efi_leave_firmware(h, &env->why);
+	env->trial = efi_trial_requested(env->cmdline);
+	rc = env->trial ? efi_read_memory_map(h, &env->why) : efi_leave_firmware(h, &env->why);
 	if (rc != KS_OK)
 		return rc;
 	env->loader_name = "UEFI";
 	env->efi_system_table = h->system_table;
 	env->efi_bits = 64;
-	env->efi_boot_services = false;
+	env->efi_boot_services = env->trial;
 	env->efi_memmap = (uintptr_t)h->map;
 	env->efi_memmap_size = h->map_size;
 	env->efi_memdesc_size = (uint32_t)h->desc_size;

@@ -139,6 +139,15 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 	if ((flags & KSLIDE_BOOT_RANDOMIZED) && report.credited_bits > 0)
 		flags |= report_check_credit(map.total, virt.slots, report.credited_bits);
 	report_boot_info(base, map.total, &virt, flags, &report, &rng);
+	if (stub_env.trial) {
+		/* Drawn and said; nothing is moved, and the loader is returned to. */
+		report_line(&boot_info, &report);
+		report_usable_map();
+		rng_wipe(&rng);
+		slots_forget();
+		wipe(&boot_info, sizeof(boot_info));
+		return NULL;
+	}
 	random_dump(stub_env.cmdline, stub_cmdline_length(), &rng);
 	/* Nothing is drawn after this: the key that made the bases and the seed goes now. The
 	 * stack it lay on is wiped by the entry code (boot/<arch>/entry.S) before the jump. */

@@ -79,7 +79,7 @@ static void warn_unknown_sources(const char *list)
  */
 void options_warn_unknown_words(void)
 {
-	static const char *const flags[] = {"nokaslr", "kaslr"};
+	static const char *const flags[] = {"nokaslr", "kaslr", "kslide.trial"};
 	static const char *const keys[] = {ENTROPY_OPTION "=", RANDOM_OPTION "=",
 					   PLACEMENT_PHYS_OPTION "=", PLACEMENT_VIRT_OPTION "="};
 	size_t pos = 0, len;
@@ -94,7 +94,7 @@ void options_warn_unknown_words(void)
 		char text[OPTION_MAX];
 		if (!known)
 			console_print("kslide: warning: \"%s\" ignored: not an option of the stub "
-				      "(nokaslr, kaslr, %s=, %s=, %s=, %s=)\n",
+				      "(nokaslr, kaslr, kslide.trial, %s=, %s=, %s=, %s=)\n",
 				      word_text(word, len, text, sizeof(text)), ENTROPY_OPTION,
 				      RANDOM_OPTION, PLACEMENT_PHYS_OPTION, PLACEMENT_VIRT_OPTION);
 	}

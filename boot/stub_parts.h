@@ -75,6 +75,9 @@ int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping);
 void report_boot_info(uint64_t base, uint64_t slots, const struct virt_choice *virt, uint32_t flags,
 		      const struct entropy_report *report, struct rng *rng);
 void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *report);
+/* "kslide: usable=START-END,...": the loader's usable memory, for a trial's recount (as the
+ * reference kernel's "kernel: usable=" line, kernel/report.c). */
+void report_usable_map(void);
 uint32_t report_check_credit(uint64_t phys_slots, uint64_t virt_slots, uint32_t credited);
 
 /* stub_image.c */

@@ -83,6 +83,21 @@ void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *
 	console_print(" entropy=%s credited=%u\n", sources, (unsigned)report->credited_bits);
 }
 
+void report_usable_map(void)
+{
+	const char *sep = "";
+	console_print("kslide: usable=");
+	for (uint32_t i = 0; i < stub_env.map_count; i++) {
+		const struct kslide_mem_entry *e = &stub_env.map[i];
+		if (e->type != KSLIDE_MEM_USABLE)
+			continue;
+		console_print("%s0x%llx-0x%llx", sep, (unsigned long long)e->base,
+			      (unsigned long long)(e->base + e->length));
+		sep = ",";
+	}
+	console_print("\n");
+}
+
 /*
  * Honesty about entropy: the draw can be no harder to guess than the bits the sources are
  * credited with, however many bases there are. Say so when the credit falls short of

@@ -8,7 +8,7 @@
 STUB_I386_ONLY := boot/handoff_multiboot.c boot/multiboot1_to_2.c boot/acpi_rsdp.c
 STUB_X86_64_ONLY := boot/loader_pvh.c boot/loader_uefi.c boot/efi_main.c boot/efi_exit.c \
 	boot/efi_rng.c boot/efi_cmdline.c boot/efi_initrd.c \
-	boot/efi_secure_boot.c boot/efi_measure.c
+	boot/efi_secure_boot.c boot/efi_measure.c boot/efi_trial.c
 STUB_ARCH_ONLY := $(STUB_I386_ONLY) $(STUB_X86_64_ONLY)
 STUB_COMMON_OBJS := $(patsubst %.S,%.o,$(wildcard boot/x86/*.S)) \
 	$(patsubst %.c,%.o,$(filter-out $(STUB_ARCH_ONLY),$(wildcard boot/*.c))) \

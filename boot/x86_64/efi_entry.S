@@ -11,7 +11,8 @@
  *   - the kernel's registers: boot services have exited; load the stub's GDT and join the
  *     x86-64 entry's last steps (stub_enter_kernel, boot/x86_64/entry.S);
  *   - NULL before ExitBootServices (the reason is on COM1): restore the firmware's stack and
- *     registers and return EFI_LOAD_ERROR, and the firmware goes on to its next boot option;
+ *     registers and return EFI_LOAD_ERROR, and the firmware goes on to its next boot option
+ *     (EFI_SUCCESS after a trial draw, boot/efi_trial.c: efi_return_status);
  *   - NULL after it: nothing to return to; the usual refusal, a reset after a few seconds.
  * Until the stub has moved its addresses only RIP-relative addressing is used.
  */
@@ -71,7 +72,7 @@ efi_entry:
 	/* Boot services still run: whatever stub_main returned, it cannot be a kernel's
 	 * registers (the loader exits them first), so it refused. */
 return_to_firmware:
-	movabsq $EFI_LOAD_ERROR, %rax
+	movq efi_return_status(%rip), %rax
 	jmp 3f
 above_4g:
 	leaq efi_above_4g(%rip), %r8

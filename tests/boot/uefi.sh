@@ -7,6 +7,11 @@
 #     second boot is the signed one under Secure Boot, below): the stub reads the EFI memory
 #     map it exits boot services with, and the kernel passes its self-check at the stub's
 #     base, in its half of the address space (qemu-boot.sh -E).
+#   - The same PE is a Multiboot image too (its headers stretched over the image, as in a
+#     flat one): QEMU's -kernel starts the kernel model's PE as Multiboot, and it passes.
+#   - GRUB's chainloader (a standalone x86_64-efi GRUB as BOOTX64.EFI, grub-mkstandalone)
+#     starts the kernel model's PE with load options: kslide.entropy=rdtsc,pit reaches the
+#     stub (its kslide line names only those sources) and the kernel passes.
 #   - With a virtio-rng device, OVMF's EFI_RNG_PROTOCOL answers: the stub reads it before
 #     ExitBootServices and credits it as the source efirng (credit-rule.py judges the credit).
 #   - A byte of the relocation table flipped, which the image's CRC-32 covers: the stub
@@ -48,12 +53,55 @@ for k in kernel:0xffffffff:1 kernel-pie:0xffff[89a-f]:$BOOTS; do
 	done
 done
 
+# QEMU's Multiboot loader reads the headers inside the PE and loads the image behind its
+# PE headers, at the Multiboot header's load address.
+if line=$("$here/qemu-boot.sh" -a x86_64 -c max -m 256M -t $TIMEOUT \
+	-e '^kslide: loader=.qemu' -e '^kernel:.self-check.passed' "$D/kernel.efi"); then
+	echo "ok - the PE as a Multiboot image, QEMU's -kernel: $line"
+else
+	echo "not ok - the PE under QEMU's -kernel: not started as a Multiboot image"
+	status=1
+fi
+
 # shellcheck disable=SC2086 # $pass is a list of options
 if line=$("$here/qemu-boot.sh" -E -M q35 -m 256M -t $TIMEOUT -d virtio-rng-pci $pass \
 	-e 'entropy=[a-z,]*efirng credited=' "$D/kernel-pie.efi"); then
 	echo "ok - UEFI: with virtio-rng, EFI_RNG_PROTOCOL credited as efirng: $line"
 else
 	echo "not ok - UEFI: with virtio-rng, no efirng on the kslide line"
+	status=1
+fi
+
+# GRUB on UEFI, as docs/uefi.md shows it: chainloader with the options after the path.
+mkdir -p "$D/grub/EFI/BOOT" && cp "$D/kernel.efi" "$D/grub/kslide.efi" || exit 1
+cat >"$D/grub.cfg" <<'CFG'
+set timeout=0
+serial --unit=0 --speed=115200
+terminal_input serial console
+terminal_output serial console
+search --no-floppy --file --set=root /kslide.efi
+chainloader /kslide.efi kslide.entropy=rdtsc,pit
+boot
+CFG
+grub-mkstandalone -O x86_64-efi -o "$D/grub/EFI/BOOT/BOOTX64.EFI" \
+	--modules="part_gpt part_msdos fat search chain serial" "boot/grub/grub.cfg=$D/grub.cfg" ||
+	exit 1
+cp "$OVMF_VARS" "$D/grub-vars.fd" || exit 1
+timeout $TIMEOUT qemu-system-x86_64 -nodefaults -accel tcg -M q35 -m 256M -cpu max \
+	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+	-drive "if=pflash,format=raw,file=$D/grub-vars.fd" -drive "file=fat:rw:$D/grub,format=raw" \
+	-display none -monitor none -no-reboot -serial "file:$D/grub.log" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null 2>"$D/qemu.err"
+chained=$?
+line=$(tr -d '\r' <"$D/grub.log" | grep -a '^kslide: base=')
+# isa-debug-exit's status 1: the kernel's pass.
+if [ "$chained" = 1 ] && echo "$line" | grep -q ' entropy=rdtsc,pit credited=' &&
+	tr -d '\r' <"$D/grub.log" | grep -aq '^kslide: loader=.UEFI. ' &&
+	tr -d '\r' <"$D/grub.log" | grep -aq '^kernel: self-check passed'; then
+	echo "ok - UEFI: GRUB's chainloader with load options: $line"
+else
+	echo "not ok - UEFI: GRUB's chainloader: no pass with kslide.entropy=rdtsc,pit (QEMU status $chained); serial:"
+	tr -d '\r' <"$D/grub.log" | sed 's/\x1b\[[0-9;=]*[a-zA-Z]//g' | tail -n 20 | sed 's/^/#  /'
 	status=1
 fi
 

@@ -300,7 +300,13 @@ static int judge_lines(const struct options *o)
 					"usable=') line: the slots cannot be recounted\n");
 			rc = 2;
 		} else {
-			/* what the loader placed, which the stub avoids: the image, the initrd */
+			/* what the loader placed, which the stub avoids: the image (where the stub
+			 * said it ran, as UEFI firmware chooses; else where the container asks) and
+			 * the initrd */
+			if (s.has_image_at) {
+				loaded.end = s.image_at + (loaded.end - loaded.start);
+				loaded.start = s.image_at;
+			}
 			struct mem_span avoid[] = {loaded, s.initrd};
 			layout_phys_from_map(&h, s.usable, s.usable_count, avoid,
 					     1 + s.initrd_count, &d[0].set);

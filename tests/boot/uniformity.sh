@@ -32,8 +32,10 @@ if ! "$here/parallel.sh" -q "$work"; then
 	head -n 20 "$work/err.$first"
 	exit 1
 fi
-# Each boot's kslide line, with the entry area the kernel reported appended, and its map.
+# Each boot's kslide line, with the entry area the kernel reported appended, and its map;
+# the loader line's image= too (where UEFI firmware put the image, which the stub avoids).
 for i in $(seq 1 "$n"); do
+	grep -a '^kslide: loader=' "$work/boot.$i"
 	line=$(grep -a '^kslide: base=' "$work/boot.$i")
 	idt=$(sed -n 's/^kernel: umip=.* idt=\(0x[0-9a-f]*\)$/\1/p' "$work/boot.$i")
 	echo "$line${idt:+ idt=$idt}"

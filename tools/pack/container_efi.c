@@ -14,9 +14,14 @@
  * addresses by the distance between where it runs and where it is linked
  * (boot/x86/self_relocate.h), as Linux's EFI stub does since it dropped its .reloc (6.7), and
  * IMAGE_FILE_RELOCS_STRIPPED stays clear, so that a loader may put it anywhere. The entry is
- * the stub's EFI entry (boot/x86_64/efi_entry.S), found by the mark the stub carries. The
- * Multiboot headers stay: the file a Multiboot loader reads is the image, and the PE's
- * headers are not in it.
+ * the stub's EFI entry (boot/x86_64/efi_entry.S), found by the mark the stub carries.
+ *
+ * The file is a Multiboot image too, as Linux's bzImage is both a BIOS and an EFI image: the
+ * stub's Multiboot headers (the first at file offset EFI_PREFIX, inside Multiboot 1's 8 KiB and
+ * Multiboot 2's 32 KiB) are stretched over the image as in a flat one (container_multiboot.c).
+ * Their address fields say where in memory the header lies relative to the load, so a loader
+ * loads from the header's file offset less that distance: from EFI_PREFIX, the image, without
+ * the PE's headers. QEMU's -kernel and GRUB's multiboot2 start the same file.
  */
 #include <string.h>
 
@@ -87,11 +92,14 @@ static uint32_t pe_checksum(const uint8_t *file, size_t size, size_t field)
 static int finish(uint8_t *file, size_t file_size, size_t stub_size, const struct pack_options *opt,
 		  char *err, size_t err_cap)
 {
-	(void)opt; /* a Multiboot kernel's requests have no PE field to go in */
 	uint8_t *image = file + EFI_PREFIX;
 	size_t raw_size = file_size - EFI_PREFIX; /* the image, padded to PE_FILE_ALIGN */
 	uint64_t load;
 	if (check_stub(image, stub_size, &load, err, err_cap))
+		return -1;
+	/* A Multiboot image as well, the padding loaded with it (and a Multiboot kernel's
+	 * requests in its headers: a PE has no field for them). */
+	if (container_multiboot.finish(image, raw_size, stub_size, opt, err, err_cap))
 		return -1;
 	if (raw_size % PE_FILE_ALIGN)
 		return pack_fail(err, err_cap, "internal error: the PE section is not padded");

@@ -11,6 +11,7 @@
 #define LOADER_PREFIX	    "kslide: loader="
 #define LINUX_PREFIX	    "kslide-linux: _text="
 #define LINUX_USABLE_PREFIX "kslide-linux: usable="
+#define STUB_USABLE_PREFIX  "kslide: usable=" /* a trial's (kslide.trial, boot/efi_trial.c) */
 #define LINUX_INITRD_PREFIX "kslide-linux: initrd="
 
 /* The value of " key=" (or "key=" at the line's start) as a string of up to 'cap' - 1 bytes. */
@@ -114,6 +115,8 @@ int line_parse_usable(const char *line, struct mem_span *spans, size_t cap, size
 		p = line + strlen(USABLE_PREFIX);
 	else if (!strncmp(line, LINUX_USABLE_PREFIX, strlen(LINUX_USABLE_PREFIX)))
 		p = line + strlen(LINUX_USABLE_PREFIX);
+	else if (!strncmp(line, STUB_USABLE_PREFIX, strlen(STUB_USABLE_PREFIX)))
+		p = line + strlen(STUB_USABLE_PREFIX);
 	else
 		return -1;
 	size_t n = 0;

@@ -105,10 +105,12 @@ static int parse(const struct phys_reader *mem, const struct boot_entry *entry,
 		measured.initrd = env->modules[0].start;
 		measured.initrd_size = env->modules[0].end - env->modules[0].start;
 	}
-	efi_measure_boot(h->system_table, &measured);
+	/* A trial starts no kernel: nothing to record, and no log table left per draw. */
+	env->trial = efi_trial_requested(env->cmdline);
+	if (!env->trial)
+		efi_measure_boot(h->system_table, &measured);
 	find_rsdp(h->system_table, env);
 	env->efi_secure_boot = efi_secure_boot_mode(h->system_table);
-	env->trial = efi_trial_requested(env->cmdline);
 	rc = env->trial ? efi_read_memory_map(h, &env->why) : efi_leave_firmware(h, &env->why);
 	if (rc != KS_OK)
 		return rc;

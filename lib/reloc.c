@@ -461,10 +461,11 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
 
 /*
  * Fill dst from src (zeros past file_size, up to size) a block at a time, each block's fields
- * patched by s before the next block is copied; sums (if not NULL) take src's words.
+ * patched by s before the next block is copied; sums (if not NULL) take src's words, by copy.
  */
 static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
-		       uint64_t file_size, uint64_t size, struct word_sums *sums)
+		       uint64_t file_size, uint64_t size, struct word_sums *sums,
+		       word_sums_copy_fn *copy)
 {
 	uint64_t done = 0;
 	do {
@@ -475,7 +476,7 @@ static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 		else if (done >= file_size)
 			__builtin_memset(dst + done, 0, n);
 		else if (sums)
-			word_sums_copy(sums, dst + done, src + done, n);
+			copy(sums, dst + done, src + done, n);
 		else
 			__builtin_memcpy(dst + done, src + done, n);
 		done += n;
@@ -489,6 +490,14 @@ static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums)
 {
+	return reloc_move_with(dst, src, file_size, size, table, table_size, delta, sums,
+			       word_sums_copy);
+}
+
+int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
+		    const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums,
+		    word_sums_copy_fn *copy)
+{
 	if ((table == NULL && table_size != 0) || (dst == NULL && size != 0) ||
 	    (src == NULL && file_size != 0) || file_size > size)
 		return KS_EINVAL;
@@ -496,14 +505,14 @@ int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t si
 	reloc_stream_init(&s, dst, size, table, table_size, delta);
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
-	int rc = move_blocks(&s, dst, src, file_size, size, sums);
+	int rc = move_blocks(&s, dst, src, file_size, size, sums, copy);
 	if (rc == KS_OK)
 		return KS_OK;
 	/* Undo by copying again: dst becomes the plain copy, as if nothing had been patched. */
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
 	reloc_stream_init(&s, dst, size, NULL, 0, 0);
-	move_blocks(&s, dst, src, file_size, size, sums);
+	move_blocks(&s, dst, src, file_size, size, sums, copy);
 	if (rc != KS_EORDER)
 		return rc;
 	/* Groups out of image order: the general two-pass path, with its overlap check. */

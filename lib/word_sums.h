@@ -33,24 +33,4 @@ void word_sums_copy(struct word_sums *s, uint8_t *dst, const uint8_t *src, size_
 /* word_sums_copy's contract, for a faster routine put in its place (reloc_move_with). */
 typedef void word_sums_copy_fn(struct word_sums *s, uint8_t *dst, const uint8_t *src, size_t n);
 
-/*
- * The sums of words taken WORD_SUMS_LANES at a time, as vector code takes them: the data as
- * rows of WORD_SUMS_LANES words, lane l holding word l of every row. For rows r = 0..m-1:
- *
- *   sum[l]         = w[0][l] + w[1][l] + ... + w[m-1][l]
- *   sum_of_sums[l] = (m-1)*w[0][l] + (m-2)*w[1][l] + ... + 0*w[m-1][l]
- *
- * that is, per row: sum_of_sums += sum, then sum += the row (all lane-wise, mod 2^32).
- */
-#define WORD_SUMS_LANES 8u /* 32-bit lanes of a 256-bit register */
-#define WORD_SUMS_ROW (WORD_SUMS_LANES * WORD_SUMS_WORD)
-
-struct word_sums_lanes {
-	uint32_t sum[WORD_SUMS_LANES];
-	uint32_t sum_of_sums[WORD_SUMS_LANES];
-};
-
-/* Add to s the words that gave 'lanes' over 'rows' rows, as if word_sums_add had read them. */
-void word_sums_add_lanes(struct word_sums *s, const struct word_sums_lanes *lanes, size_t rows);
-
 #endif

@@ -95,34 +95,6 @@ static void test_copy_sums_what_it_copies(void **state)
 	assert_true(same(s, sums_of(src, DATA_BYTES)));
 }
 
-/*
- * Lane-wise sums, kept the way vector code keeps them (per row: sum_of_sums += sum, then
- * sum += row), fold back to word_sums_add's result from any starting sums and any row count.
- */
-static void test_lane_sums_fold_to_the_word_sums(void **state)
-{
-	(void)state;
-	uint8_t data[WORD_SUMS_ROW * 40];
-	fill(data, sizeof(data), 9);
-	for (size_t rows = 0; rows <= 40; rows++) {
-		struct word_sums_lanes lanes = { { 0 }, { 0 } };
-		for (size_t r = 0; r < rows; r++) {
-			for (size_t l = 0; l < WORD_SUMS_LANES; l++) {
-				uint32_t w;
-				memcpy(&w, data + r * WORD_SUMS_ROW + l * WORD_SUMS_WORD, 4);
-				lanes.sum_of_sums[l] += lanes.sum[l];
-				lanes.sum[l] += w;
-			}
-		}
-		struct word_sums start = { 0x9e3779b9u + (uint32_t)rows, 0x7f4a7c15u };
-		struct word_sums want = start, got = start;
-		word_sums_add(&want, data, rows * WORD_SUMS_ROW);
-		word_sums_add_lanes(&got, &lanes, rows);
-		assert_int_equal(got.sum, want.sum);
-		assert_int_equal(got.sum_of_sums, want.sum_of_sums);
-	}
-}
-
 /* Every value of every byte, and every change confined to one 32-bit word. */
 static void test_every_changed_byte_changes_the_sums(void **state)
 {
@@ -218,7 +190,6 @@ int main(void)
 		cmocka_unit_test(test_sums_follow_their_definition),
 		cmocka_unit_test(test_pieces_of_whole_words_add_up_to_the_whole),
 		cmocka_unit_test(test_copy_sums_what_it_copies),
-		cmocka_unit_test(test_lane_sums_fold_to_the_word_sums),
 		cmocka_unit_test(test_every_changed_byte_changes_the_sums),
 		cmocka_unit_test(test_every_change_within_two_adjacent_words_changes_the_sums),
 		cmocka_unit_test(test_swapped_adjacent_words_change_the_sum_of_sums),

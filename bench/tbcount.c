@@ -147,6 +147,30 @@ static void remember(uint64_t pc, uint32_t insns)
 	b->insns = insns; /* a later translation of the same address replaces the earlier */
 }
 
+/*
+ * An in_asm line that only continues the byte dump of the instruction above: QEMU (7.2, with
+ * capstone) prints at most eight bytes a line, so a longer instruction (a VEX one with a
+ * 32-bit displacement) takes a second line, "0x00100785:  00", which is no instruction.
+ */
+static bool bytes_only(const char *line)
+{
+	const char *p = strchr(line, ':');
+	if (!p)
+		return false;
+	int pairs = 0;
+	for (p++; *p == ' '; pairs++) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			break;
+		if (!strchr("0123456789abcdef", p[0]) || !p[1] || !strchr("0123456789abcdef", p[1]) ||
+		    (p[2] != ' ' && p[2] != '\n' && p[2] != '\0'))
+			return false;
+		p += 2;
+	}
+	return pairs > 0 && (*p == '\n' || *p == '\0');
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: tbcount [-r LO:HI]... [-k] START LO HI LOG [SYMS]\n");
@@ -198,6 +222,8 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strncmp(line, "0x", 2)) {
+			if (bytes_only(line))
+				continue;
 			if (listing++ == 0)
 				tb_pc = strtoull(line, NULL, 16);
 			if (tb_pc)

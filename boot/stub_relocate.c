@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "boot/stub_parts.h"
+#include "boot/wide_copy.h"
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/lz4.h"
@@ -124,11 +125,15 @@ int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping)
 	bi->handoff_end = mapping->tables_end;
 	if (h->payload_codec != KSLIDE_CODEC_NONE)
 		return decode_and_relocate(bi);
-	/* One pass: each block is summed as it is copied and patched while still in cache. */
+	/* One pass: each block is summed as it is copied and patched while still in cache, the
+	 * copy on the widest registers the CPU has (boot/wide_copy.h). */
 	struct word_sums sums = {0, 0};
-	rc = reloc_move((uint8_t *)(uintptr_t)bi->phys_base, stub_image + h->payload_offset,
-			h->payload_file_size, h->payload_mem_size, stub_image + h->relocs_offset,
-			h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums);
+	struct wide_copy_saved saved;
+	word_sums_copy_fn *copy = wide_copy_begin(&saved);
+	rc = reloc_move_with((uint8_t *)(uintptr_t)bi->phys_base, stub_image + h->payload_offset,
+			     h->payload_file_size, h->payload_mem_size, stub_image + h->relocs_offset,
+			     h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums, copy);
+	wide_copy_end(&saved);
 	if (!image_payload_sums_match(h, &sums)) {
 		image_reject(IMAGE_CORRUPT);
 		return KS_EFORMAT;

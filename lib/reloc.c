@@ -33,10 +33,12 @@
 
 /*
  * reloc_move copies this much before it patches the fields in it, so each field is patched
- * while its bytes are still in cache. GCC requires memcpy even of freestanding code, and the
- * stub has one (lib/string.c).
+ * while its bytes are still in cache; the walk's work per block (resuming the group, its
+ * pending field) is paid once per block, a quarter of what 4 KiB blocks cost the stub on
+ * Debian's cloud-amd64 kernel (docs/results.md, section 3). GCC requires memcpy even of
+ * freestanding code, and the stub has one (lib/string.c).
  */
-#define MOVE_BLOCK 0x1000u
+#define MOVE_BLOCK 0x4000u
 
 /* Truncated, longer than 10 bytes, or carrying bits above 63: all malformed. */
 const uint8_t *reloc_uleb128_slow(const uint8_t *p, const uint8_t *end, uint64_t *value)
@@ -142,6 +144,59 @@ static inline __attribute__((always_inline)) int visit_field(const struct reloc_
 }
 
 /*
+ * PASS_STREAM's run of fields with one-byte gaps, most of a kernel's (docs/results.md): each
+ * takes one table byte, so the table's end and the fields left bound the run by one count;
+ * and a field that ends by the limit (last = limit - width) lies in the image, since the
+ * limit does not pass its end: room follows from offset (room + offset stays image_size -
+ * width). It stops at the first gap it cannot take so (a longer form, one too short, a field
+ * past the limit), which walk_fields' general loop then reads before it calls this again, or
+ * at a field that overflows.
+ * What the run costs a field decides the stub's time on a real kernel: the slide's values
+ * are held in locals, as the image stores could alias s.
+ */
+static inline __attribute__((always_inline)) int stream_short_gaps(const struct reloc_stream *s,
+								   struct decoder *d, size_t *left,
+								   size_t *offset, size_t *room,
+								   size_t last, const unsigned width)
+{
+	const uint8_t *p = d->p, *start = p;
+	size_t n = *left < (size_t)(d->end - p) ? *left : (size_t)(d->end - p);
+	const uint8_t *stop = p + n;
+	uint8_t *image = s->image;
+	size_t at = *offset;
+	uint64_t delta = (uint64_t)s->delta;
+	uint32_t add = s->add, shift = s->shift, span = s->span;
+	int rc = KS_OK;
+	while (p < stop) {
+		size_t gap = *p;
+		/* gap < width, or its top bit set: the general loop's case */
+		if (gap - width >= ULEB128_MORE - width)
+			break;
+		size_t next = at + gap;
+		if (next > last)
+			break;
+		uint8_t *field = image + next;
+		if (width == 8) {
+			store64(field, load64(field) + delta); /* wraps by design */
+		} else {
+			uint32_t old = load32(field);
+			if ((uint32_t)(old + shift) > span) {
+				rc = KS_EOVERFLOW;
+				break;
+			}
+			store32(field, old + add);
+		}
+		at = next;
+		p++;
+	}
+	*left -= (size_t)(p - start);
+	*room -= at - *offset;
+	*offset = at;
+	d->p = p;
+	return rc;
+}
+
+/*
  * The fields of the group in progress, up to the first that does not lie wholly below limit
  * (PASS_STREAM only; it is left pending, read and bounds-checked). A group's first field
  * below the previous group's end (groups out of image order) stops PASS_STREAM with
@@ -189,6 +244,12 @@ static inline __attribute__((always_inline)) int walk_fields(struct reloc_stream
 			goto out;
 	}
 	for (; left; left--) {
+		/* Under PASS_STREAM the loop below takes only what the run cannot. */
+		if (pass == PASS_STREAM && limit >= width &&
+		    ((rc = stream_short_gaps(s, &d, &left, &offset, &room, limit - width,
+					     width)) != KS_OK ||
+		     left == 0))
+			break;
 		if ((rc = read_uleb128_size(&d, &gap)) != KS_OK)
 			break;
 		/* A repeated or overlapping field would be patched on top of a patch, past the
@@ -461,10 +522,11 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
 
 /*
  * Fill dst from src (zeros past file_size, up to size) a block at a time, each block's fields
- * patched by s before the next block is copied; sums (if not NULL) take src's words.
+ * patched by s before the next block is copied; sums (if not NULL) take src's words, by copy.
  */
 static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
-		       uint64_t file_size, uint64_t size, struct word_sums *sums)
+		       uint64_t file_size, uint64_t size, struct word_sums *sums,
+		       word_sums_copy_fn *copy)
 {
 	uint64_t done = 0;
 	do {
@@ -475,7 +537,7 @@ static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 		else if (done >= file_size)
 			__builtin_memset(dst + done, 0, n);
 		else if (sums)
-			word_sums_copy(sums, dst + done, src + done, n);
+			copy(sums, dst + done, src + done, n);
 		else
 			__builtin_memcpy(dst + done, src + done, n);
 		done += n;
@@ -489,6 +551,14 @@ static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums)
 {
+	return reloc_move_with(dst, src, file_size, size, table, table_size, delta, sums,
+			       word_sums_copy);
+}
+
+int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
+		    const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums,
+		    word_sums_copy_fn *copy)
+{
 	if ((table == NULL && table_size != 0) || (dst == NULL && size != 0) ||
 	    (src == NULL && file_size != 0) || file_size > size)
 		return KS_EINVAL;
@@ -496,14 +566,14 @@ int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t si
 	reloc_stream_init(&s, dst, size, table, table_size, delta);
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
-	int rc = move_blocks(&s, dst, src, file_size, size, sums);
+	int rc = move_blocks(&s, dst, src, file_size, size, sums, copy);
 	if (rc == KS_OK)
 		return KS_OK;
 	/* Undo by copying again: dst becomes the plain copy, as if nothing had been patched. */
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
 	reloc_stream_init(&s, dst, size, NULL, 0, 0);
-	move_blocks(&s, dst, src, file_size, size, sums);
+	move_blocks(&s, dst, src, file_size, size, sums, copy);
 	if (rc != KS_EORDER)
 		return rc;
 	/* Groups out of image order: the general two-pass path, with its overlap check. */

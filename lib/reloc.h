@@ -60,6 +60,11 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums);
 
+/* reloc_move with another routine in word_sums_copy's place (the stub's AVX2 one). */
+int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
+		    const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums,
+		    word_sums_copy_fn *copy);
+
 /*
  * Relocation as the image's bytes arrive (reloc_move's copy, the stub's decoders): after
  * reloc_stream_init, call reloc_stream_patch(s, limit) each time the bytes [0, limit) are

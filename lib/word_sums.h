@@ -30,4 +30,7 @@ void word_sums_add(struct word_sums *s, const uint8_t *p, size_t n);
 /* Copy src[0, n) to dst (the two must not overlap) and add those bytes as word_sums_add does. */
 void word_sums_copy(struct word_sums *s, uint8_t *dst, const uint8_t *src, size_t n);
 
+/* word_sums_copy's contract, for a faster routine put in its place (reloc_move_with). */
+typedef void word_sums_copy_fn(struct word_sums *s, uint8_t *dst, const uint8_t *src, size_t n);
+
 #endif

@@ -10,6 +10,8 @@ WARN := -Wall -Wextra -Werror
 HOST_CFLAGS := -std=c11 -O1 -g $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_LDFLAGS := -fsanitize=address,undefined
+# The host is x86-64: the stub's AVX2 loop (boot/x86_64/*.S) runs in its unit test natively.
+HOST_ASFLAGS := -I.
 
 # Host tools: ordinary optimized programs.
 TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -D_DEFAULT_SOURCE -DKSLIDE_VERSION='"$(VERSION)"'

@@ -23,6 +23,9 @@ $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, pol
 	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
+# The stub's AVX2 copy-and-sum, against the scalar one.
+$(BUILD)/host/tests/test_word_sums_avx2: $(addprefix $(BUILD)/host/boot/x86_64/, word_sums_avx2.o \
+	word_sums_avx2_loop.o)
 # The EFI exit's retry runs against a fake firmware.
 $(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
 # The load options' conversion to the command line is plain C too.

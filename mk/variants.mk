@@ -24,7 +24,7 @@ LIB_SRCS := $(filter-out lib/string.c,$(LIB_ALL))
 
 X86_64 := $(BUILD)/x86_64
 
-$(eval $(call object_variant,$(BUILD)/host,HOST_CFLAGS))
+$(eval $(call object_variant,$(BUILD)/host,HOST_CFLAGS,HOST_ASFLAGS))
 $(eval $(call object_variant,$(BUILD)/tool,TOOL_CFLAGS))
 $(eval $(call object_variant,$(BUILD)/i386/obj,I386_CFLAGS,I386_ASFLAGS))
 $(eval $(call object_variant,$(X86_64)/stub-obj,X86_64_STUB_CFLAGS,X86_64_ASFLAGS))

@@ -1,4 +1,4 @@
-/* System registers and descriptor-table instructions, for the reference kernels. */
+/* System registers and descriptor-table instructions, for the reference kernels and the stub. */
 #ifndef KSLIDE_ARCH_X86_SYSREGS_H
 #define KSLIDE_ARCH_X86_SYSREGS_H
 
@@ -90,6 +90,21 @@ static inline void wrmsr(uint32_t msr, uint64_t value)
 static inline void invlpg(uintptr_t addr)
 {
 	__asm__ volatile("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+/* Extended control registers (XCR0: which state XSAVE manages and AVX may use). XGETBV and
+ * XSETBV fault unless CR4.OSXSAVE is set. */
+static inline uint64_t xgetbv(uint32_t xcr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(xcr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void xsetbv(uint32_t xcr, uint64_t value)
+{
+	__asm__ volatile("xsetbv" : : "c"(xcr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+			 : "memory");
 }
 
 #endif

@@ -96,7 +96,7 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 		      (unsigned long long)entry->image_start);
 	if (stub_env.map_dropped)
 		stub_warn("memory map longer than the stub's table; extra entries ignored");
-	options_warn_unknown_words();
+	options_warn_unknown_words(loader->protocol == BOOT_PROTOCOL_UEFI);
 	struct placement chosen;
 	if (placement_read(stub_env.cmdline, stub_cmdline_length(), image_header.flags,
 			   image_header.virt_align != 0, &chosen) != KS_OK)

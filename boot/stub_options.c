@@ -75,9 +75,10 @@ static void warn_unknown_sources(const char *list)
 
 /*
  * The stub takes every "kslide." word off the kernel's command line (cmdline_is_stub_word),
- * so one it does not know (a typo: kslide.entopy=pit) would vanish without a trace.
+ * so one it does not know (a typo: kslide.entopy=pit) would vanish without a trace; nor may
+ * kslide.trial, which only a stub started by UEFI firmware can honour.
  */
-void options_warn_unknown_words(void)
+void options_warn_unknown_words(bool from_uefi)
 {
 	static const char *const flags[] = {"nokaslr", "kaslr", "kslide.trial"};
 	static const char *const keys[] = {ENTROPY_OPTION "=", RANDOM_OPTION "=",
@@ -92,6 +93,9 @@ void options_warn_unknown_words(void)
 			known |= len >= strlen(keys[i]) &&
 				 memcmp(word, keys[i], strlen(keys[i])) == 0;
 		char text[OPTION_MAX];
+		if (!from_uefi && word_equals(word, len, "kslide.trial"))
+			console_print("kslide: warning: \"kslide.trial\" ignored: only a stub started "
+				      "by UEFI firmware can return to it for another draw\n");
 		if (!known)
 			console_print("kslide: warning: \"%s\" ignored: not an option of the stub "
 				      "(nokaslr, kaslr, kslide.trial, %s=, %s=, %s=, %s=)\n",

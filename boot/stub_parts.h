@@ -43,7 +43,7 @@ void stub_warn(const char *what);
 /* stub_options.c */
 uint32_t stub_cmdline_length(void);
 bool options_randomize(void);		/* nokaslr, kaslr and the image's default */
-void options_warn_unknown_words(void);	/* kslide.* words the stub does not know */
+void options_warn_unknown_words(bool from_uefi); /* kslide.* words it does not know */
 uint32_t options_entropy_sources(void); /* kslide.entropy=, as ENTROPY_BIT()s */
 
 /* stub_slots.c */

@@ -42,6 +42,7 @@ kslide.random= of 12 characters: said	-A 'kslide.random=000000000016' -e 'kslide
 33 modules: the limit named	-H -I '$(cat "$F/mods33-list")' -e 'boot information unusable: 33 modules; at most 32 are supported' $img
 junk in kslide.entropy: only the named sources, the junk named, nokaslr=1 is no flag	-A 'kslide.entropy=,,bogus,,pit, kaslr=0 nokaslr=1' -e 'kslide.entropy= names "bogus", no source this stub knows \\([a-z, ]*rdtsc, [a-z, ]*or none\\); ignored' -e 'entropy=pit credited=' -N nokaslr: -N 'not an option of the stub' $img
 a kslide. word the stub does not know: named	-A 'kslide.entopy=pit kslide.entropy=none' -e 'warning: "kslide.entopy=pit" ignored: not an option of the stub \\(nokaslr, kaslr, kslide.trial, kslide.entropy=, kslide.random=, kslide.phys=, kslide.virt=\\)' -N 'names "none"' -e entropy=none $img
+kslide.trial from a Multiboot loader: named as ignored, the kernel boots	-A kslide.trial -e 'warning: "kslide.trial" ignored: only a stub started by UEFI firmware can return' -N 'not an option of the stub' $img
 nokaslr, a module at the link address: the module named	-H -m 64M -I $F/module-62m.bin -A nokaslr -e 'nokaslr: kernel stays' -e 'no safe place for the kernel: its link address 0x1000000 is not free usable memory: module 0 \\[0x[0-9a-f]+, 0x[0-9a-f]+\\) lies there' $img
 kslide.entropy naming nothing: boots, predictable	-A kslide.entropy=bogus -e PREDICTABLE $img
 x86-64: stub code byte flipped: refused	-a x86_64 -H -e 'the stub is corrupt' $F/x86_64-stub-code.img

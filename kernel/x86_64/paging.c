@@ -4,8 +4,10 @@
  * and ties the kernel to memory the stub owns):
  *
  *   0x0000000000000000 ... lower half          empty: user space
- *   DIRECT_MAP (0xffff800000000000)            all RAM up to the highest usable byte
- *                                              (at most DIRECT_MAP_LIMIT), 2 MiB pages, RW NX
+ *   DIRECT_MAP_WINDOW (first 8 TiB)            the direct map, at a base drawn per boot
+ *                                              (direct_map.c): all RAM up to the highest
+ *                                              usable byte (at most DIRECT_MAP_LIMIT),
+ *                                              2 MiB pages, RW NX
  *   virt_base                                  the kernel image, wherever the stub put it:
  *                                              text RO X, rodata RO NX, data and bss RW NX
  *   FIXED_AREA (0xffffffffff000000)            mappings at fixed addresses, added later
@@ -34,13 +36,14 @@
 #include "lib/errors.h"
 #include "lib/pagetable.h"
 
-/* One PDPT and a PD per GiB of direct map, plus the image (a PDPT, up to two PDs and its PTs
+/* Two PDPTs (the direct map's 64 GiB may straddle a 512 GiB boundary) and a PD per GiB of
+ * direct map, plus the image (a PDPT, up to two PDs and its PTs
  * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2), plus FIXED_AREA's PDPT, PD and the two PTs
  * the entry area needs when it straddles 2 MiB. */
 #define KERNEL_IMAGE_MAX (64ull << 20)
 #define FIXED_AREA_TABLES 4
 #define POOL_PAGES                                                                           \
-	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
+	(PT_ROOT_PAGES + 2 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
 	 FIXED_AREA_TABLES)
 
 static uint64_t pool[POOL_PAGES][PT_ENTRIES] __attribute__((aligned(PT_SIZE_4K)));
@@ -127,6 +130,7 @@ int paging_init(uint64_t boot_info_phys)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 		nx = PTE_NX;
 	}
+	direct_map_draw(bi);
 	int rc = pt_init(&kernel_space, pool, POOL_PAGES, kernel_virt_to_phys(pool));
 	if (rc == KS_OK)
 		rc = pt_map(&kernel_space, DIRECT_MAP, 0, ram_end(bi), PTE_WRITABLE | nx);

@@ -40,6 +40,7 @@
  * to one. */
 extern uint64_t direct_map_base;
 #endif
+/* The name the shared code uses for the direct map's base: i386's is a constant. */
 #define DIRECT_MAP direct_map_base
 /* The kernel reaches its own frames through the direct map too (selftest_paging.c, frames.c):
  * it must end below the direct map's end. Its kslide note tells kslide-pack. */

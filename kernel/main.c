@@ -100,8 +100,9 @@ void kernel_main(uint32_t magic, uintptr_t boot_info_phys)
 	kprintf("kernel: umip=%s kptr_restrict=%d dmesg_restrict=%d idt=0x%llx\n",
 		arch_umip_enabled() ? "on" : "off", sysctl_kptr_restrict, sysctl_dmesg_restrict,
 		(unsigned long long)arch_idt_alias());
-	kprintf("kernel: entry area 0x%llx, %u pages, page-table isolation %s\n",
-		(unsigned long long)entry_area_base(), ENTRY_AREA_PAGES, pti ? "on" : "off");
+	kprintf("kernel: entry area 0x%llx, %u pages, page-table isolation %s, direct map 0x%llx\n",
+		(unsigned long long)entry_area_base(), ENTRY_AREA_PAGES, pti ? "on" : "off",
+		(unsigned long long)DIRECT_MAP);
 
 	char suite[SUITE_NAME_MAX];
 	const char *name = NULL;

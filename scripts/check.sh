@@ -14,8 +14,10 @@ set -u
 # slot recount, the range and gross faults at 200.
 POWER_BOOTS=1000 UNIFORM_BOOTS=200
 # The kernel's entry area (its idt=) is judged too, over its 1021 (i386) or 4093 (x86-64) page
-# slots in the window (kernel/secrecy/entry_area.h).
-I386_ENTRY="-E 0xffc00000 1021" X86_64_ENTRY="-E 0xffffffffff000000 4093"
+# slots in the window (kernel/secrecy/entry_area.h), and on x86-64 the direct map's base over
+# its 8129 1 GiB slots (kernel/x86_64/layout.h DIRECT_MAP_*), from the same boots.
+I386_ENTRY="-E 0xffc00000 1021"
+X86_64_ENTRY="-E 0xffffffffff000000 4093 -D 0xffff800000000000 8129"
 
 residue() { # residue ARCH IMAGE ELF: the image booted, RAM searched after the kernel's run
 	python3 tests/boot/residue.py -a "$1" "$B/$1/$2" "$B/$1/$3"
@@ -124,10 +126,10 @@ stage uniform-i386-4k "i386 bases uniform over 4 KiB slots" \
 		"$UNIFORM_BOOTS" $I386_ENTRY -c max -m 128M'
 # x86-64: physical and virtual bases judged separately, and their independence. The PIE
 # at 2 MiB has 2^25.9 virtual slots over the upper half, the kernel model at 4 KiB 2^19.
-stage uniform-x86_64-pie "x86-64 PIE bases uniform, physical and virtual" \
+stage uniform-x86_64-pie "x86-64 PIE bases uniform, physical and virtual, and the direct map's" \
 	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/x86_64/kernel-pie.img" \
 		"$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -c max -m 1G'
-stage uniform-x86_64-4k "x86-64 bases uniform at 4 KiB" \
+stage uniform-x86_64-4k "x86-64 bases uniform at 4 KiB, and the direct map's" \
 	'tests/boot/uniformity.sh "$B/host/tests/uniformity" "$B/x86_64/kernel-4k.img" \
 		"$UNIFORM_BOOTS" $X86_64_ENTRY -a x86_64 -m 1G'
 # The kernel model as a PVH ELF under QEMU's microvm: the map from the PVH start info, the

@@ -10,6 +10,11 @@
  * top 128 MiB of virtual space for other mappings. The kernel must lie below it. */
 #define LOWMEM_LIMIT 0x38000000
 #define DIRECT_MAP_SPAN LOWMEM_LIMIT
+/* One place only: the 3G/1G split leaves the kernel one GiB, lowmem's 896 MiB of it the direct
+ * map, with no room to move it, and the image lies inside it (docs/security.md). */
+#define DIRECT_MAP_WINDOW_START DIRECT_MAP
+#define DIRECT_MAP_WINDOW_END (DIRECT_MAP + DIRECT_MAP_SPAN)
+#define DIRECT_MAP_SLOTS 1
 #define KERNEL_PHYS_LIMIT LOWMEM_LIMIT
 #define VIRT_FOLLOWS_PHYS 1 /* virtual = physical + KERNEL_VIRT_OFFSET, always */
 #define KERNEL_VIRT_MIN 0   /* so no virtual window of its own (its kslide note) */

@@ -60,7 +60,7 @@ static void build_code(uint8_t *dst, bool pti)
 void entry_area_init(const struct kslide_bootinfo *bi, bool pti)
 {
 	struct seed_random r;
-	seed_random_init(&r, bi);
+	seed_random_init(&r, bi, SEED_STREAM_ENTRY_AREA);
 	area.base = ENTRY_WINDOW_START +
 		    (uintptr_t)uniform_below(ENTRY_WINDOW_SLOTS, seed_random_next, &r) * PAGE_SIZE;
 	area.pti = pti;

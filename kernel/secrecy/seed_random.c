@@ -5,10 +5,11 @@
 _Static_assert(SEED_RANDOM_KEY_OFFSET + SIPHASH_KEY_BYTES <= KSLIDE_SEED_BYTES,
 	       "the seed holds both keys");
 
-void seed_random_init(struct seed_random *r, const struct kslide_bootinfo *bi)
+void seed_random_init(struct seed_random *r, const struct kslide_bootinfo *bi,
+		      enum seed_stream stream)
 {
 	siphash_key_from_bytes(&r->key, bi->seed + SEED_RANDOM_KEY_OFFSET);
-	r->counter = 0;
+	r->counter = (uint64_t)stream << SEED_STREAM_SHIFT;
 }
 
 uint64_t seed_random_next(void *ctx)

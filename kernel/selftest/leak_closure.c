@@ -11,14 +11,17 @@
  * (kernel/user/leak.c shows from ring 3 that no other register changes). It reads every
  * 4-byte-aligned word there (8 bytes wide on x86-64), follows each value that is a mapped
  * kernel address to the page behind it, to a fixed point, and fails on any value in the
- * image's virtual or physical range or equal to a slide. Two kinds of value are not followed:
+ * image's virtual or physical range or equal to a slide, or, where the direct map's base is
+ * drawn (x86-64), on any value in the direct map or equal to its offset in its window. Two kinds of value are not followed:
  * addresses in the process's own user window (what is there the process put there or was
  * handed by a system call, which the host checks line by line), and the words of the entry
  * area's code page, which is instead compared with the stubs as installed (assembled without
  * a relocation, the same bytes at every boot: nothing in them can depend on the base).
  *
  * user page-table audit: the ring-3 root of a running process, walked in full: no entry leads
- * to a frame of the image, and nothing maps the image's virtual range or the direct map.
+ * to a frame of the image, and nothing maps the image's virtual range or any of the direct
+ * map's window (where it is now, and on x86-64 every place it could be drawn, the old fixed
+ * one among them).
  */
 #include <stddef.h>
 
@@ -58,6 +61,16 @@ static bool is_slide(const struct kslide_bootinfo *bi, uint64_t v)
 {
 	uint64_t virt = kslide_virt_slide(bi), phys = kslide_phys_slide(bi);
 	return (virt && v == virt) || (phys && v == phys);
+}
+
+/* Where the direct map's place is drawn, it is a secret like the bases: its addresses and its
+ * offset in the window. Where it is fixed (i386), its addresses are public. */
+static bool in_direct_map(uint64_t v)
+{
+	if (DIRECT_MAP_SLOTS == 1)
+		return false;
+	uint64_t offset = DIRECT_MAP - DIRECT_MAP_WINDOW_START;
+	return v - DIRECT_MAP < DIRECT_MAP_SPAN || (offset && v == offset);
 }
 
 static bool in_user_window(uint64_t v)
@@ -106,6 +119,10 @@ static void note_value(struct closure *c, uint64_t v, const char *where, uint64_
 		return;
 	if (in_image(c->bi, v) || is_slide(c->bi, v)) {
 		report(&c->bad, "closure", v, where, at, IN_IMAGE);
+		return;
+	}
+	if (in_direct_map(v)) {
+		report(&c->bad, "closure", v, where, at, "lies in the direct map or is its offset");
 		return;
 	}
 	uintptr_t va = (uintptr_t)v;
@@ -206,8 +223,9 @@ static void audit_entry(void *ctx, uintptr_t va, uint64_t span, uint64_t entry, 
 		report(&a->bad, "audit", entry, "the entry for", va, "leads to a frame of the image");
 	if (leaf && overlaps(va, span, bi->virt_base, bi->image_size))
 		report(&a->bad, "audit", entry, "the entry for", va, "maps the image");
-	if (leaf && overlaps(va, span, DIRECT_MAP, DIRECT_MAP_SPAN))
-		report(&a->bad, "audit", entry, "the entry for", va, "maps the direct map");
+	if (leaf && overlaps(va, span, DIRECT_MAP_WINDOW_START,
+			     DIRECT_MAP_WINDOW_END - DIRECT_MAP_WINDOW_START))
+		report(&a->bad, "audit", entry, "the entry for", va, "maps the direct map's window");
 }
 
 static void audit_observe(void *ctx, unsigned nr, long result)

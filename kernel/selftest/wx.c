@@ -4,11 +4,14 @@
  * CPU raises itself:
  *
  *   the image     text read-only and executable, rodata read-only, data and bss writable;
- *                 rodata, data and bss NX where the CPU has NX (never on i386: no PAE)
+ *                 rodata, data and bss NX where the CPU has NX (never on i386: no PAE); its
+ *                 alias in the direct map read-only over text and rodata, writable over data
+ *                 and bss, never executable (on i386 the alias is the image's own mapping)
  *   x86-64        no supervisor mapping both writable and executable, none executable but the
  *                 image's text and the entry stubs' page; EFER.NXE as CPUID says
  *   CR0, CR4      WP set; SMEP and SMAP exactly when CPUID has them
- *   by the CPU    a ring-0 write to text or rodata faults; a ring-0 call into .data faults
+ *   by the CPU    a ring-0 write to text or rodata faults, through the image's mapping and
+ *                 through the direct map; a ring-0 call into .data faults
  *                 with NX (x86-64); a ring-0 call into a user page
  *                 faults with SMEP; a ring-0 load from one faults with SMAP, and passes between
  *                 user_access_begin and user_access_end
@@ -57,9 +60,14 @@ static bool page_as(uintptr_t va, bool writable, bool executable)
 	return true;
 }
 
+/* The direct map's address of an image address. */
+static uintptr_t alias_of(const struct kslide_bootinfo *bi, uintptr_t va)
+{
+	return (uintptr_t)phys_to_virt(bi->phys_base + (va - (uintptr_t)_kernel_start));
+}
+
 static bool image_parts_mapped_as_their_use(const struct kslide_bootinfo *bi)
 {
-	(void)bi;
 	const uintptr_t text = (uintptr_t)_kernel_text_end, data = (uintptr_t)_kernel_data_start;
 	const bool nx = nx_on();
 	for (uintptr_t va = (uintptr_t)_kernel_start; va < (uintptr_t)_kernel_end; va += PAGE_SIZE) {
@@ -69,6 +77,11 @@ static bool image_parts_mapped_as_their_use(const struct kslide_bootinfo *bi)
 		if (!ok)
 			return check_fail("image page's rights (text RO X, rodata RO, data RW)", va,
 					  0);
+		/* Its alias: read-only where the image is, and (x86-64) never executable. */
+		uintptr_t alias = alias_of(bi, va);
+		if (alias != va && !page_as(alias, va >= data, !nx))
+			return check_fail("direct-map alias's rights (text and rodata RO)", alias,
+					  va);
 	}
 	return true;
 }
@@ -185,9 +198,12 @@ static bool write_faults(uintptr_t va, const char *what)
 
 static bool kernel_text_and_rodata_writes_fault(const struct kslide_bootinfo *bi)
 {
-	(void)bi;
 	return write_faults((uintptr_t)_kernel_start, "ring-0 write to text did not fault") &&
-	       write_faults((uintptr_t)_kernel_text_end, "ring-0 write to rodata did not fault");
+	       write_faults((uintptr_t)_kernel_text_end, "ring-0 write to rodata did not fault") &&
+	       write_faults(alias_of(bi, (uintptr_t)_kernel_start),
+			    "ring-0 write to text's direct-map alias did not fault") &&
+	       write_faults(alias_of(bi, (uintptr_t)_kernel_text_end),
+			    "ring-0 write to rodata's direct-map alias did not fault");
 }
 
 /* A space whose first user page holds a RET, its kernel root live while probe runs. */
@@ -250,7 +266,8 @@ static const struct selftest_case cases[] = {
 	{ "a ring-0 call into .data faults where NX is on", ring0_cannot_run_data },
 #endif
 	{ "CR0.WP set, CR4.SMEP and CR4.SMAP as CPUID says", protections_as_cpuid_says },
-	{ "a ring-0 write to text or rodata faults", kernel_text_and_rodata_writes_fault },
+	{ "a ring-0 write to text or rodata faults, and to their direct-map alias",
+	  kernel_text_and_rodata_writes_fault },
 	{ "user page U=1; ring 0 runs it only without SMEP", ring0_cannot_run_user_pages },
 	{ "ring 0 reads a user page without STAC only without SMAP",
 	  ring0_touches_user_pages_only_when_it_means_to },

@@ -4,8 +4,12 @@
  * and ties the kernel to memory the stub owns):
  *
  *   0x0000000000000000 ... lower half          empty: user space
- *   DIRECT_MAP (0xffff800000000000)            all RAM up to the highest usable byte
- *                                              (at most DIRECT_MAP_LIMIT), 2 MiB pages, RW NX
+ *   DIRECT_MAP_WINDOW (first 8 TiB)            the direct map, at a base drawn per boot
+ *                                              (direct_map.c): all RAM up to the highest
+ *                                              usable byte (at most DIRECT_MAP_LIMIT),
+ *                                              2 MiB pages, RW NX; the image's text and
+ *                                              rodata frames RO NX (4 KiB pages where the
+ *                                              image starts or its data starts mid 2 MiB)
  *   virt_base                                  the kernel image, wherever the stub put it:
  *                                              text RO X, rodata RO NX, data and bss RW NX
  *   FIXED_AREA (0xffffffffff000000)            mappings at fixed addresses, added later
@@ -14,7 +18,9 @@
  * area's code page may be executed, and neither may be written (CR0.WP, set by cpu_load,
  * makes ring 0 honour that). The stub applied the relocations before it jumped here, so the
  * text may be read-only from the kernel's first table on. Without NX (a CPU that lacks it)
- * the NX bits stay 0 (a reserved bit otherwise) and only the read-only half holds.
+ * the NX bits stay 0 (a reserved bit otherwise) and only the read-only half holds. The
+ * direct map's alias of the text and rodata is read-only too, as Linux makes it: a kernel
+ * write through the direct map cannot change code or constants either.
  *
  * The tables come from a pool in .bss; lib/pagetable builds them.
  */
@@ -34,13 +40,14 @@
 #include "lib/errors.h"
 #include "lib/pagetable.h"
 
-/* One PDPT and a PD per GiB of direct map, plus the image (a PDPT, up to two PDs and its PTs
+/* Two PDPTs (the direct map's 64 GiB may straddle a 512 GiB boundary), a PD per GiB of
+ * direct map and the two PTs of its read-only alias's ends, plus the image (a PDPT, up to two PDs and its PTs
  * when 4 KiB aligned: KERNEL_IMAGE_MAX / 2 MiB + 2), plus FIXED_AREA's PDPT, PD and the two PTs
  * the entry area needs when it straddles 2 MiB. */
 #define KERNEL_IMAGE_MAX (64ull << 20)
 #define FIXED_AREA_TABLES 4
 #define POOL_PAGES                                                                           \
-	(PT_ROOT_PAGES + 1 + (DIRECT_MAP_LIMIT >> 30) + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
+	(PT_ROOT_PAGES + 2 + (DIRECT_MAP_LIMIT >> 30) + 2 + 3 + (KERNEL_IMAGE_MAX >> 21) + 2 +      \
 	 FIXED_AREA_TABLES)
 
 static uint64_t pool[POOL_PAGES][PT_ENTRIES] __attribute__((aligned(PT_SIZE_4K)));
@@ -76,6 +83,21 @@ static int map_image(uint64_t size)
 		rc = pt_map(&kernel_space, virt_base + text, phys_base + text, data - text, nx);
 	if (rc == KS_OK)
 		rc = pt_map(&kernel_space, virt_base + data, phys_base + data, size - data,
+			    PTE_WRITABLE | nx);
+	return rc;
+}
+
+/* All RAM through the direct map, writable but for the image's text and rodata: [0, ro) and
+ * [ro_end, end) RW NX, [ro, ro_end) RO NX. pt_map gives a 2 MiB page to each whole 2 MiB
+ * stretch of one part and 4 KiB pages where a part ends inside one (the image starts at
+ * 4 KiB in the -4k builds), so no large page straddles two parts. */
+static int map_direct(uint64_t end, uint64_t ro, uint64_t ro_end)
+{
+	int rc = pt_map(&kernel_space, DIRECT_MAP, 0, ro, PTE_WRITABLE | nx);
+	if (rc == KS_OK)
+		rc = pt_map(&kernel_space, DIRECT_MAP + ro, ro, ro_end - ro, nx);
+	if (rc == KS_OK && end > ro_end)
+		rc = pt_map(&kernel_space, DIRECT_MAP + ro_end, ro_end, end - ro_end,
 			    PTE_WRITABLE | nx);
 	return rc;
 }
@@ -127,9 +149,11 @@ int paging_init(uint64_t boot_info_phys)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 		nx = PTE_NX;
 	}
+	direct_map_draw(bi);
 	int rc = pt_init(&kernel_space, pool, POOL_PAGES, kernel_virt_to_phys(pool));
 	if (rc == KS_OK)
-		rc = pt_map(&kernel_space, DIRECT_MAP, 0, ram_end(bi), PTE_WRITABLE | nx);
+		rc = map_direct(ram_end(bi), phys_base,
+				phys_base + ((uintptr_t)_kernel_data_start - virt_base));
 	if (rc == KS_OK)
 		rc = map_image(size);
 	if (rc != KS_OK)

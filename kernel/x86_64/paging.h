@@ -14,6 +14,11 @@ extern char _start[];
  */
 int paging_init(uint64_t boot_info_phys);
 
+/* Draw the direct map's base from the boot info's seed and set direct_map_base to it
+ * (direct_map.c); paging_init's first step. */
+struct kslide_bootinfo;
+uint64_t direct_map_draw(const struct kslide_bootinfo *bi);
+
 #define EFER_NXE 0x800 /* IA32_EFER bit 11: the XD bit of page-table entries is valid */
 
 /* PTE_NX where the CPU has NX (paging_init then set EFER.NXE), else 0: what every mapping of

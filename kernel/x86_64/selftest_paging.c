@@ -49,10 +49,27 @@ static bool direct_map_reaches_ram(const struct kslide_bootinfo *bi)
 	return got == bi->phys_base || check_fail("direct map of phys_base", got, bi->phys_base);
 }
 
+/* Where paging_init drew it: in its window, on a GiB, the whole span inside; and nothing at
+ * the fixed place it had before it was drawn (unless the draw fell there, once in 8129). */
+static bool direct_map_at_its_drawn_base(const struct kslide_bootinfo *bi)
+{
+	(void)bi;
+	if (DIRECT_MAP < DIRECT_MAP_WINDOW_START || DIRECT_MAP % DIRECT_MAP_ALIGN ||
+	    DIRECT_MAP_WINDOW_END - DIRECT_MAP < DIRECT_MAP_SPAN)
+		return check_fail("direct map's base in its window", DIRECT_MAP,
+				  DIRECT_MAP_WINDOW_START);
+	if (DIRECT_MAP != DIRECT_MAP_WINDOW_START &&
+	    walk_rights(DIRECT_MAP_WINDOW_START, DIRECT_MAP) != 0)
+		return check_fail("the fixed place still mapped", DIRECT_MAP_WINDOW_START, 0);
+	return true;
+}
+
 static const struct selftest_case cases[] = {
 	{ "own tables map the image where the stub put it", image_mapped_as_at_entry },
 	{ "the lower half is empty (no one-to-one map left)", lower_half_empty },
 	{ "the direct map shows physical memory", direct_map_reaches_ram },
+	{ "the direct map lies at its drawn base, nothing at the fixed place",
+	  direct_map_at_its_drawn_base },
 };
 
 const struct selftest_suite selftest_paging = SELFTEST_SUITE("paging", cases);

@@ -10,7 +10,9 @@
  *                                                         of its own (supervisor)
  *
  * The kernel root copies the kernel's upper-half entries (256..511) without the user bit; the
- * kernel adds no upper-half PML4 entry after arch_cpu_init, so the copy stays complete. The
+ * kernel adds no upper-half PML4 entry once smp_init has mapped the local APIC (which may take
+ * a new one when the drawn direct map straddles 512 GiB), before the first space, so the copy
+ * stays complete. The
  * ring-3 root's one upper-half entry leads to tables built for the entry area alone, from
  * kernel/mm/frames.h, shared by every space.
  */
@@ -109,7 +111,7 @@ uint64_t kernel_tables_root(void)
 
 bool arch_is_kernel_address(uintptr_t addr)
 {
-	return addr >= DIRECT_MAP; /* the upper half */
+	return addr >= KERNEL_HALF;
 }
 
 /* Follows user-accessible entries only: the CPU lets ring 3 through an entry only when every

@@ -8,7 +8,8 @@
 #     the slide or the CPU; SGDT without UMIP shows the CPU's own GDT alias, checked against
 #     what the kernel says it is and then compared as "the CPU's GDT"),
 #   - no number in it lies in the kernel image at that boot, virtually or physically, or
-#     equals the slide,
+#     equals the slide, nor (x86-64, where its base is drawn) in the direct map or equals the
+#     direct map's offset in its window (the base the kernel prints, "direct map ADDR"),
 #   - its unslid kallsyms are exactly the symbols of nm on kernel.elf,
 #   - the %p hashes it sees are equal for equal pointers, new at every boot, and no address;
 # and of the privileged reader that its raw kallsyms are nm's addresses plus the slide. With
@@ -42,12 +43,17 @@ boots=${2:-4}
 elf=$B/$arch/$kernel.elf
 cpus="max qemu32"
 window_start=0xffc00000 window_end=0xfffff000 # kernel/i386/layout.h ENTRY_WINDOW_*
+# x86-64's direct map: its window's start and its span (kernel/x86_64/layout.h DIRECT_MAP_*);
+# i386's is fixed, its addresses no secret.
+dmap_window=""
+dmap_span=0x1000000000
 # At 1G QEMU's ACPI tables lie above the i386 kernel's 896 MiB direct map: the APs are found
 # through its physical-memory window (kernel/mm/phys_map.c).
 mem=1G
 if [ "$arch" = x86_64 ]; then
 	cpus="max qemu64"
 	window_start=0xffffffffff000000 window_end=0xfffffffffffff000
+	dmap_window=0xffff800000000000
 	mem=1G
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-leak.XXXXXX")
@@ -55,6 +61,7 @@ trap 'rm -rf "$work"' EXIT
 : >"$work/hashes"
 : >"$work/ring3-cpus"
 : >"$work/entries"
+: >"$work/dmaps"
 passed=0 failed=0 n=0
 
 result() { # result OK|FAIL description [details file]
@@ -223,15 +230,25 @@ for cpu in $cpus; do
 		# Every number in the view, hex or decimal, against this boot's image and slides. A
 		# slide of 0 (the base drawn at the link address, physical or virtual: a slot like any)
 		# is not looked for: every view holds zeros that say nothing of it.
+		dmap=$(sed -n 's/^kernel: entry area .*, direct map \(0x[0-9a-f]*\)$/\1/p' "$log.txt")
+		if [ -n "$dmap_window" ]; then
+			what="$cpu boot $i: the kernel names its direct map's base"
+			[ -n "$dmap" ] && result OK "$what ($dmap)" || result FAIL "$what"
+			echo "$dmap" >>"$work/dmaps"
+		fi
 		grep -oE '0x[0-9a-f]+|[0-9]+' "$view.raw" | sort -u | while read -r tok; do
 			case $tok in 0x*) ;; *) tok=$((10#$tok)) ;; esac
 			if in_range "$tok" "$virt" || in_range "$tok" "$phys" ||
 				{ [ $((vslide)) -ne 0 ] && [ $((tok - vslide)) -eq 0 ]; } ||
-				{ [ $((pslide)) -ne 0 ] && [ $((tok - pslide)) -eq 0 ]; }; then
+				{ [ $((pslide)) -ne 0 ] && [ $((tok - pslide)) -eq 0 ]; } ||
+				{ [ -n "$dmap_window" ] && [ -n "$dmap" ] &&
+					{ { [ $((tok - dmap)) -ge 0 ] && [ $((tok - dmap)) -lt $((dmap_span)) ]; } ||
+						{ [ $((dmap - dmap_window)) -ne 0 ] &&
+							[ $((tok - (dmap - dmap_window))) -eq 0 ]; }; }; }; then
 				echo "$tok"
 			fi
 		done >"$work/hits"
-		what="$cpu boot $i: no kernel address or slide in the view"
+		what="$cpu boot $i: no kernel address or slide in the view${dmap_window:+, nothing of the direct map}"
 		[ ! -s "$work/hits" ] && result OK "$what" || result FAIL "$what" "$work/hits"
 
 		sed -n 's/^leak: ksym-unslid //p' "$view" | sort >"$work/unslid"
@@ -299,6 +316,16 @@ distinct=$(sort -u "$work/entries" | wc -l)
 [ "$total" -gt 1 ] && [ "$distinct" -ge $((total - 1)) ] &&
 	result OK "entry area at $distinct distinct addresses over $total boots" ||
 	result FAIL "entry area moves between boots ($distinct distinct of $total)"
+
+# The direct map's base is drawn at every boot too: over 8129 slots two boots of a run share
+# one about once in 8129 / (boots choose 2) runs, so one repeat is allowed, no more.
+if [ -n "$dmap_window" ]; then
+	total=$(wc -l <"$work/dmaps")
+	distinct=$(sort -u "$work/dmaps" | wc -l)
+	[ "$total" -gt 1 ] && [ "$distinct" -ge $((total - 1)) ] &&
+		result OK "direct map at $distinct distinct bases over $total boots" ||
+		result FAIL "direct map moves between boots ($distinct distinct of $total)"
+fi
 
 total=$(wc -l <"$work/hashes")
 distinct=$(sort -u "$work/hashes" | wc -l)

@@ -7,13 +7,15 @@
  * chi-square, Anderson-Darling, quarter windows), which kslide-stat uses too. With a virtual
  * window (x86-64) the virtual bases are judged over their own slots; with --entry-lo the
  * kernel's entry area (an idt= word uniformity.sh adds to each base line) over its page slots;
- * and the draws of each boot must be independent of one another, pair by pair (a chi-square
+ * with --dmap-lo the x86-64 direct map's base (a dmap= word) over its 1 GiB slots; and the
+ * draws of each boot must be independent of one another, pair by pair (a chi-square
  * test of a BINS x BINS contingency table).
  *
  * usage: uniformity --image IMAGE [ENTRY] [--false-alarm F] <LINES
  *        uniformity --slots N --lo ADDR --align A [--vslots N --vlo ADDR --valign A]
  *                   [ENTRY] [--false-alarm F] <LINES       (slots given, for synthetic lines)
- *   ENTRY: --entry-lo ADDR --entry-slots N, the entry area's N page slots from ADDR
+ *   ENTRY: --entry-lo ADDR --entry-slots N, the entry area's N page slots from ADDR, and
+ *          --dmap-lo ADDR --dmap-slots N, the direct map's N 1 GiB slots from ADDR
  *        uniformity --simulate MODEL --samples N --slots S --runs R [--false-alarm F]
  *        uniformity --ad-tail X
  * F is the chance that a uniform, independent source fails the run (default 0.001), shared
@@ -39,7 +41,8 @@
 #define BINS 4 /* per axis of the independence table: 16 cells, >= 5 expected each at n >= 80 */
 #define ENTRY_ALIGN 0x1000 /* the entry area is placed at a page (kernel/secrecy/entry_area.h) */
 #define LINE_BYTES  65536  /* a memory map line of 64 spans fits many times over */
-#define DRAWS_MAX   3      /* physical, virtual, entry area */
+#define DMAP_ALIGN 0x40000000 /* the direct map's base, at a GiB (kernel/x86_64/layout.h) */
+#define DRAWS_MAX   4      /* physical, virtual, entry area, direct map */
 #define SIM_SEED 18 /* fixed, so that the simulated rates are reproducible */
 #define QUARTER_BIAS 1.5 /* the simulated quarter's slots are this much likelier */
 
@@ -84,6 +87,7 @@ static int parse_double(const char *s, double *out)
 struct options {
 	const char *image, *model;
 	uint64_t slots, lo, align, vslots, vlo, valign, samples, runs, entry_lo, entry_slots;
+	uint64_t dmap_lo, dmap_slots;
 	double false_alarm, ad_tail;
 	int has_slots, has_vslots, has_ad_tail;
 };
@@ -106,6 +110,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "--runs", offsetof(struct options, runs) },
 		{ "--entry-lo", offsetof(struct options, entry_lo) },
 		{ "--entry-slots", offsetof(struct options, entry_slots) },
+		{ "--dmap-lo", offsetof(struct options, dmap_lo) },
+		{ "--dmap-slots", offsetof(struct options, dmap_slots) },
 	};
 	for (int i = 1; i < argc; i += 2) {
 		const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
@@ -138,6 +144,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int modes = !!o->image + o->has_slots * !o->model + !!o->model + o->has_ad_tail;
 	if (modes != 1 || (o->has_slots && !o->model && !o->align) ||
 	    (o->has_vslots && !o->valign) || (o->entry_lo && o->entry_slots < 2) ||
+	    (o->dmap_lo && o->dmap_slots < 2) ||
 	    (o->model && (o->samples < 2 || o->slots < 2 || o->runs < 1)))
 		return usage();
 	return 0;
@@ -219,43 +226,57 @@ static int claim_matches(const char *field, uint64_t slots, uint64_t align,
 	return 0;
 }
 
-/* The entry area a base line carries (" idt=0x..."): 0, or -1 if it has none. */
-static int entry_of(const char *line, uint64_t *out)
+/* The words uniformity.sh appends to a base line, each a draw of the kernel's own: the entry
+ * area (" idt=0x...") and the direct map's base (" dmap=0x..."). */
+#define WORDS 2
+static const char *const word_keys[WORDS] = { " idt=", " dmap=" };
+
+struct words {
+	uint64_t *values[WORDS];
+	size_t count[WORDS], cap[WORDS];
+};
+
+/* The value of the word 'key' on a line: 0, or -1 if the line has none. */
+static int word_of(const char *line, const char *key, uint64_t *out)
 {
-	const char *p = strstr(line, " idt=");
+	const char *p = strstr(line, key);
 	if (!p)
 		return -1;
 	char *end;
 	errno = 0;
-	*out = strtoull(p + strlen(" idt="), &end, 16);
-	return errno || end == p + strlen(" idt=") ? -1 : 0;
+	*out = strtoull(p + strlen(key), &end, 16);
+	return errno || end == p + strlen(key) ? -1 : 0;
 }
 
-/* The lines on stdin into s, and the entry area of each base line into *entries. */
-static int read_lines(struct samples *s, uint64_t **entries, size_t *entry_count)
+static int add_word(struct words *w, unsigned k, uint64_t v)
+{
+	if (w->count[k] == w->cap[k]) {
+		w->cap[k] = w->cap[k] ? 2 * w->cap[k] : 1024;
+		uint64_t *grown = realloc(w->values[k], w->cap[k] * sizeof(uint64_t));
+		if (!grown)
+			return 2;
+		w->values[k] = grown;
+	}
+	w->values[k][w->count[k]++] = v;
+	return 0;
+}
+
+/* The lines on stdin into s, and the words of each base line into w. */
+static int read_lines(struct samples *s, struct words *w)
 {
 	char *line = malloc(LINE_BYTES);
-	size_t cap = 0;
 	int rc = line ? 0 : 2;
-	*entries = NULL;
-	*entry_count = 0;
+	memset(w, 0, sizeof(*w));
 	while (rc == 0 && fgets(line, LINE_BYTES, stdin)) {
 		size_t before = s->n;
-		uint64_t entry;
+		uint64_t v;
 		if (samples_add_line(s, line)) {
 			fprintf(stderr, "uniformity: %s\n", s->error);
 			rc = 2;
-		} else if (s->n > before && entry_of(line, &entry) == 0) {
-			if (*entry_count == cap) {
-				cap = cap ? 2 * cap : 1024;
-				uint64_t *grown = realloc(*entries, cap * sizeof(**entries));
-				if (!grown) {
-					rc = 2;
-					break;
-				}
-				*entries = grown;
-			}
-			(*entries)[(*entry_count)++] = entry;
+		} else if (s->n > before) {
+			for (unsigned k = 0; k < WORDS && rc == 0; k++)
+				if (word_of(line, word_keys[k], &v) == 0)
+					rc = add_word(w, k, v);
 		}
 	}
 	free(line);
@@ -272,23 +293,24 @@ struct draw {
 
 static int judge_lines(const struct options *o)
 {
-	struct draw d[DRAWS_MAX] = { { .name = "phys" }, { .name = "base" }, { .name = "idt" } };
+	struct draw d[DRAWS_MAX] = { { .name = "phys" }, { .name = "base" }, { .name = "idt" },
+				     { .name = "dmap" } };
 	const char *universe = "as given";
-	int has_virt = o->has_vslots, has_entry = o->entry_lo != 0;
+	int has_virt = o->has_vslots, has_word[WORDS] = { o->entry_lo != 0, o->dmap_lo != 0 };
 	struct samples s;
-	uint64_t *entries;
-	size_t entry_count;
+	struct words w;
 	samples_init(&s);
-	int rc = read_lines(&s, &entries, &entry_count);
+	int rc = read_lines(&s, &w);
 	if (rc == 0 && s.n < 2) {
 		fprintf(stderr, "uniformity: need at least 2 base lines, got %zu\n", s.n);
 		rc = 2;
 	}
-	if (rc == 0 && has_entry && entry_count != s.n) {
-		fprintf(stderr, "uniformity: %zu of %zu base lines carry no idt=\n",
-			s.n - entry_count, s.n);
-		rc = 2;
-	}
+	for (unsigned k = 0; k < WORDS && rc == 0; k++)
+		if (has_word[k] && w.count[k] != s.n) {
+			fprintf(stderr, "uniformity: %zu of %zu base lines carry no%s\n",
+				s.n - w.count[k], s.n, word_keys[k]);
+			rc = 2;
+		}
 	if (rc == 0 && o->image) {
 		struct kslide_image_header h;
 		struct mem_span loaded;
@@ -319,7 +341,9 @@ static int judge_lines(const struct options *o)
 		layout_contiguous(o->vlo, o->valign, o->vslots, &d[1].set);
 	}
 	layout_contiguous(o->entry_lo, ENTRY_ALIGN, o->entry_slots, &d[2].set);
-	d[0].values = s.phys, d[1].values = s.virt, d[2].values = entries;
+	layout_contiguous(o->dmap_lo, DMAP_ALIGN, o->dmap_slots, &d[3].set);
+	d[0].values = s.phys, d[1].values = s.virt;
+	d[2].values = w.values[0], d[3].values = w.values[1];
 	if (rc == 0) {
 		if (!claim_matches("slots", s.first.slots, s.first.align, &d[0].set))
 			rc = 1;
@@ -332,14 +356,15 @@ static int judge_lines(const struct options *o)
 			rc = 1;
 		}
 	}
-	/* The draws judged, in order: phys always, then base and idt when there are. */
+	/* The draws judged, in order: phys always, then base, idt and dmap when there are. */
 	struct draw *judged[DRAWS_MAX];
 	size_t m = 0;
 	judged[m++] = &d[0];
 	if (has_virt)
 		judged[m++] = &d[1];
-	if (has_entry)
-		judged[m++] = &d[2];
+	for (unsigned k = 0; k < WORDS; k++)
+		if (has_word[k])
+			judged[m++] = &d[2 + k];
 	for (size_t k = 0; k < m && rc == 0; k++) {
 		judged[k]->index = malloc(s.n * sizeof(uint64_t));
 		if (!judged[k]->index) {
@@ -361,14 +386,15 @@ static int judge_lines(const struct options *o)
 						    judged[b]->index, judged[b]->set.total, s.n, each);
 		for (size_t k = 0; k < m; k++) {
 			int one = judge(judged[k]->name, judged[k]->index, s.n, judged[k]->set.total,
-					each, judged[k] == &d[2] ? "as given" : universe);
+					each, judged[k] >= &d[2] ? "as given" : universe);
 			rc = rc == 2 || one == 2 ? 2 : rc || one;
 		}
 		rc = rc == 2 ? 2 : rc || bad;
 	}
 	for (size_t k = 0; k < DRAWS_MAX; k++)
 		free(d[k].index);
-	free(entries);
+	for (unsigned k = 0; k < WORDS; k++)
+		free(w.values[k]);
 	samples_free(&s);
 	return rc;
 }

@@ -48,8 +48,8 @@ max: jitter allowed but RDRAND answered, so none collected	$a -c max -m 1G -A ks
 max: RDRAND's credit covers the bases, no warning	$a -c max -m 1G -e 'entropy=rdrand,[a-z,]* credited=' -N 'bits of entropy credited' -N 'low entropy' $img
 selftest=reloc, kernel model	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $img
 selftest=reloc, PIE	$a -A selftest=reloc -e ^kslide-selftest:.7.passed,.0.failed $pie
-selftest=paging, kernel model	$a -A selftest=paging -e ^kslide-selftest:.3.passed,.0.failed $img
-selftest=paging, PIE at 6G	$a -m 6G -A selftest=paging -e ^kslide-selftest:.3.passed,.0.failed $pie
+selftest=paging, kernel model	$a -A selftest=paging -e ^kslide-selftest:.4.passed,.0.failed $img
+selftest=paging, PIE at 6G	$a -m 6G -A selftest=paging -e ^kslide-selftest:.4.passed,.0.failed $pie
 selftest=wx, kernel model, max: W^X, SMEP and SMAP on, each fault raised	$a -c max -A selftest=wx -e ^kslide-selftest:.7.passed,.0.failed -e '^# smep=on smap=on' $img
 selftest=wx, PIE at 6G, qemu64: W^X, no SMEP or SMAP	$a -c qemu64 -m 6G -A selftest=wx -e ^kslide-selftest:.7.passed,.0.failed -e '^# smep=off smap=off' $pie
 selftest=leak, kernel model: every secrecy check, from ring 3	$a -c max -A selftest=leak -e ^kslide-selftest:.16.passed,.0.failed -e '^kernel: umip=on kptr_restrict=1 dmesg_restrict=1 idt=0xffffffffff[0-9a-f]{3}000$' $img

@@ -66,19 +66,40 @@ static void test_seed_random_keys_siphash_with_the_last_16_seed_bytes(void **sta
 	struct siphash_key key;
 	siphash_key_from_bytes(&key, bi.seed + SIPHASH_KEY_BYTES);
 	struct seed_random r;
-	seed_random_init(&r, &bi);
+	seed_random_init(&r, &bi, SEED_STREAM_ENTRY_AREA);
 	for (uint64_t counter = 0; counter < 3; counter++)
 		assert_int_equal(seed_random_next(&r), siphash24(&key, &counter, sizeof(counter)));
 
 	struct seed_random again;
 	for (unsigned i = 0; i < SIPHASH_KEY_BYTES; i++)
 		bi.seed[i] ^= 0xff;
-	seed_random_init(&r, &bi);
+	seed_random_init(&r, &bi, SEED_STREAM_ENTRY_AREA);
 	bi.seed[KSLIDE_SEED_BYTES - 1] ^= 1;
-	seed_random_init(&again, &bi);
+	seed_random_init(&again, &bi, SEED_STREAM_ENTRY_AREA);
 	uint64_t zero = 0;
 	assert_int_equal(seed_random_next(&r), siphash24(&key, &zero, sizeof(zero)));
 	assert_int_not_equal(seed_random_next(&again), siphash24(&key, &zero, sizeof(zero)));
+}
+
+/* Each decision reads a counter range of its own: the direct map's stream starts where no
+ * entry-area draw reaches, so the two draws never share a block. */
+static void test_seed_streams_never_share_a_block(void **state)
+{
+	(void)state;
+	struct kslide_bootinfo bi = { 0 };
+	for (unsigned i = 0; i < KSLIDE_SEED_BYTES; i++)
+		bi.seed[i] = (uint8_t)(0x11 * i);
+	struct siphash_key key;
+	siphash_key_from_bytes(&key, bi.seed + SIPHASH_KEY_BYTES);
+	struct seed_random entry, direct;
+	seed_random_init(&entry, &bi, SEED_STREAM_ENTRY_AREA);
+	seed_random_init(&direct, &bi, SEED_STREAM_DIRECT_MAP);
+	uint64_t first = (uint64_t)SEED_STREAM_DIRECT_MAP << SEED_STREAM_SHIFT;
+	assert_true(first != 0);
+	for (uint64_t counter = first; counter < first + 3; counter++) {
+		assert_int_equal(seed_random_next(&direct), siphash24(&key, &counter, sizeof(counter)));
+		assert_int_not_equal(seed_random_next(&entry), siphash24(&key, &counter, sizeof(counter)));
+	}
 }
 
 static void test_pK_follows_kptr_restrict_and_CAP_SYSLOG(void **state)
@@ -172,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_hash_uses_the_first_16_seed_bytes_as_siphash_key),
 		cmocka_unit_test(test_new_seed_new_hash),
 		cmocka_unit_test(test_seed_random_keys_siphash_with_the_last_16_seed_bytes),
+		cmocka_unit_test(test_seed_streams_never_share_a_block),
 		cmocka_unit_test(test_pK_follows_kptr_restrict_and_CAP_SYSLOG),
 		cmocka_unit_test(test_format_hook_kinds),
 		cmocka_unit_test(test_sysctl_defaults_follow_randomization),

@@ -6,6 +6,7 @@
 
 #include "boot/console.h"
 #include "boot/stub_parts.h"
+#include "boot/wide_copy.h"
 #include "lib/errors.h"
 #include "lib/image.h"
 #include "lib/word_sums.h"
@@ -34,7 +35,11 @@ const struct kernel_handoff *image_check(const struct boot_loader *loader,
 			(unsigned)image_header.version, (unsigned)KSLIDE_IMAGE_VERSION);
 		return NULL;
 	}
-	if (image_verify(stub_image, loader->loaded_size(entry), &image_header, &why) != KS_OK)
+	struct wide_copy_saved saved;
+	crc32_fn *crc = wide_crc32_begin(&saved);
+	int rc = image_verify_with(stub_image, loader->loaded_size(entry), &image_header, &why, crc);
+	wide_copy_end(&saved);
+	if (rc != KS_OK)
 		return image_reject(why);
 	/* A compressed payload is summed now, before the decoder reads it; an uncompressed one
 	 * while it is copied (relocate_kernel). */

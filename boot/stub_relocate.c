@@ -129,10 +129,10 @@ int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping)
 	 * copy on the widest registers the CPU has (boot/wide_copy.h). */
 	struct word_sums sums = {0, 0};
 	struct wide_copy_saved saved;
-	word_sums_copy_fn *copy = wide_copy_begin(&saved);
+	const struct move_routines *with = wide_copy_begin(&saved);
 	rc = reloc_move_with((uint8_t *)(uintptr_t)bi->phys_base, stub_image + h->payload_offset,
 			     h->payload_file_size, h->payload_mem_size, stub_image + h->relocs_offset,
-			     h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums, copy);
+			     h->relocs_size, (int64_t)kslide_virt_slide(bi), &sums, with);
 	wide_copy_end(&saved);
 	if (!image_payload_sums_match(h, &sums)) {
 		image_reject(IMAGE_CORRUPT);

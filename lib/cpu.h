@@ -27,6 +27,7 @@
 #define CPUID_07_ECX_UMIP (1u << 2)    /* CR4.UMIP: SGDT/SIDT/SLDT/SMSW/STR fault in ring 3 */
 #define CPUID_80000001_EDX_NX (1u << 20) /* EFER.NXE and the XD bit of page-table entries */
 #define CPUID_LEAF_XSAVE 0x0du          /* subleaf 0, EAX: the XCR0 bits this CPU supports */
+#define CPUID_01_ECX_PCLMULQDQ (1u << 1) /* carry-less multiplication */
 #define CPUID_01_ECX_XSAVE (1u << 26)   /* XSAVE, XGETBV, XSETBV, CR4.OSXSAVE */
 #define CPUID_01_ECX_AVX (1u << 28)     /* AVX (256-bit registers) */
 #define CPUID_07_EBX_AVX2 (1u << 5)     /* AVX2 (256-bit integer instructions) */

@@ -39,11 +39,17 @@ void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *
 
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header)
 {
+	return image_checksum_with(image, header, crc32_update);
+}
+
+uint32_t image_checksum_with(const uint8_t *image, const struct kslide_image_header *header,
+			     crc32_fn *crc32)
+{
 	struct kslide_image_header copy = *header;
 	copy.checksum = 0;
-	uint32_t crc = crc32_update(0, &copy, sizeof(copy));
-	crc = crc32_update(crc, image + header->relocs_offset, header->relocs_stored_size);
-	return crc32_update(crc, image + header->handoff_data_offset, header->handoff_data_size);
+	uint32_t crc = crc32(0, &copy, sizeof(copy));
+	crc = crc32(crc, image + header->relocs_offset, header->relocs_stored_size);
+	return crc32(crc, image + header->handoff_data_offset, header->handoff_data_size);
 }
 
 void image_payload_sums(const uint8_t *image, const struct kslide_image_header *header,
@@ -115,6 +121,12 @@ static int check_placement(const struct kslide_image_header *h, const char **why
 int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *h,
 		 const char **why)
 {
+	return image_verify_with(image, available, h, why, crc32_update);
+}
+
+int image_verify_with(const uint8_t *image, uint64_t available,
+		      const struct kslide_image_header *h, const char **why, crc32_fn *crc)
+{
 	static const char magic[KSLIDE_IMAGE_MAGIC_BYTES] = KSLIDE_IMAGE_MAGIC;
 	for (int i = 0; i < KSLIDE_IMAGE_MAGIC_BYTES; i++)
 		if (h->magic[i] != (uint8_t)magic[i])
@@ -126,7 +138,7 @@ int image_verify(const uint8_t *image, uint64_t available, const struct kslide_i
 	int rc = check_layout(available, h, why);
 	if (rc == KS_OK)
 		rc = check_placement(h, why);
-	if (rc == KS_OK && image_checksum(image, h) != h->checksum)
+	if (rc == KS_OK && image_checksum_with(image, h, crc) != h->checksum)
 		return fail(why, IMAGE_CORRUPT);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "include/kslide/image.h"
+#include "lib/crc32.h"
 #include "lib/word_sums.h"
 
 #define IMAGE_MIN_ALIGN 0x1000u /* kernels rely on page-aligned sections */
@@ -23,6 +24,10 @@
 int image_verify(const uint8_t *image, uint64_t available, const struct kslide_image_header *header,
 		 const char **why);
 
+/* image_verify with another routine in crc32_update's place (the stub's PCLMULQDQ one). */
+int image_verify_with(const uint8_t *image, uint64_t available,
+		      const struct kslide_image_header *header, const char **why, crc32_fn *crc);
+
 /*
  * The sums of the stub's self-check (include/kslide/image.h, stub_sum): over the 32-bit
  * little-endian words of size bytes (a multiple of 4) from 'from', the end of the header.
@@ -32,6 +37,8 @@ void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *
 /* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), the
  * relocation table as stored and the handoff data. */
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header);
+uint32_t image_checksum_with(const uint8_t *image, const struct kslide_image_header *header,
+			     crc32_fn *crc);
 
 /* The word sums of the payload as stored (the header's payload_sum and payload_sum_of_sums),
  * for a header that passed image_verify. */

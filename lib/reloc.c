@@ -38,7 +38,7 @@
  * Debian's cloud-amd64 kernel (docs/results.md, section 3). GCC requires memcpy even of
  * freestanding code, and the stub has one (lib/string.c).
  */
-#define MOVE_BLOCK 0x4000u
+#define MOVE_BLOCK 0x10000u
 
 /* Truncated, longer than 10 bytes, or carrying bits above 63: all malformed. */
 const uint8_t *reloc_uleb128_slow(const uint8_t *p, const uint8_t *end, uint64_t *value)
@@ -85,21 +85,14 @@ static inline void store64(uint8_t *p, uint64_t v)
 }
 
 /*
- * What a group of 32-bit fields adds, and which old values may take it: old + add stays in
- * range exactly when (uint32_t)(old + shift) <= span. ADD32 needs 0 <= old + d <= UINT32_MAX;
- * the signed kinds the same for the int32 value, which the bias turns into unsigned order.
- * SUB32S is ADD32S with the slide negated.
+ * What a group of 32-bit fields adds, and which old values may take it (struct reloc_op32):
+ * old + add stays in range exactly when (uint32_t)(old + shift) <= span. ADD32 needs
+ * 0 <= old + d <= UINT32_MAX; the signed kinds the same for the int32 value, which the bias
+ * turns into unsigned order. SUB32S is ADD32S with the slide negated.
  */
-struct op32 {
-	bool possible; /* false when |d| >= 2^32: no field can take it */
-	uint32_t add;
-	uint32_t shift;
-	uint32_t span;
-};
-
-static struct op32 op32_for(uint8_t kind, int64_t delta)
+static struct reloc_op32 op32_for(uint8_t kind, int64_t delta)
 {
-	struct op32 op = { false, 0, 0, 0 };
+	struct reloc_op32 op = { 0, 0, 0, 0, 0 };
 	if (kind == RELOC_SUB32S) {
 		if (delta == INT64_MIN)
 			return op;
@@ -110,7 +103,8 @@ static struct op32 op32_for(uint8_t kind, int64_t delta)
 	uint32_t magnitude = (uint32_t)(delta < 0 ? -delta : delta);
 	uint32_t lo = delta < 0 ? magnitude : 0;
 	uint32_t bias = kind == RELOC_ADD32 ? 0 : SIGNED32_BIAS;
-	op.possible = true;
+	op.possible = 1;
+	op.signed_add = kind != RELOC_ADD32 && delta >= INT32_MIN && delta <= INT32_MAX;
 	op.add = (uint32_t)delta;
 	op.shift = bias - lo; /* the bias flips bit 31: the same as adding it */
 	op.span = UINT32_MAX - magnitude;
@@ -144,56 +138,122 @@ static inline __attribute__((always_inline)) int visit_field(const struct reloc_
 }
 
 /*
- * PASS_STREAM's run of fields with one-byte gaps, most of a kernel's (docs/results.md): each
- * takes one table byte, so the table's end and the fields left bound the run by one count;
- * and a field that ends by the limit (last = limit - width) lies in the image, since the
- * limit does not pass its end: room follows from offset (room + offset stays image_size -
- * width). It stops at the first gap it cannot take so (a longer form, one too short, a field
- * past the limit), which walk_fields' general loop then reads before it calls this again, or
- * at a field that overflows.
- * What the run costs a field decides the stub's time on a real kernel: the slide's values
- * are held in locals, as the image stores could alias s.
+ * The run's patch of one field at q (see stream_short_gaps): KS_OK or KS_EOVERFLOW. A signed
+ * kind whose slide fits int32 is judged by the addition's own overflow; every other 32-bit
+ * case by struct reloc_op32's range (visit_field).
  */
+static inline __attribute__((always_inline)) int patch_in_run(uint8_t *q, uint64_t delta,
+							      uint32_t add, uint32_t shift,
+							      uint32_t span, const unsigned width,
+							      const bool signed_add)
+{
+	if (width == 8) {
+		store64(q, load64(q) + delta); /* wraps by design */
+		return KS_OK;
+	}
+	uint32_t old = load32(q);
+	if (signed_add) {
+		int32_t sum;
+		if (__builtin_add_overflow((int32_t)old, (int32_t)add, &sum))
+			return KS_EOVERFLOW;
+		store32(q, (uint32_t)sum);
+		return KS_OK;
+	}
+	if ((uint32_t)(old + shift) > span)
+		return KS_EOVERFLOW;
+	store32(q, old + add);
+	return KS_OK;
+}
+
+/*
+ * PASS_STREAM's run of fields with short gaps, most of a kernel's (docs/results.md). Where no
+ * one-byte gap (at most 127) can carry a field past last = limit - width, in stretches of
+ * (last - offset) / 128 fields, a field costs a table byte, a load, an add and a store, and no
+ * bounds check; the field that ends a stretch (a two-byte gap, or one near last) is checked
+ * on its own, and the next stretch measured from it. A field that ends by the limit lies in
+ * the image, since the limit does not pass its end: room follows from offset (room + offset
+ * stays image_size - width). The run stops at the first gap it cannot take so (a longer form,
+ * one too short, a field past the limit), which walk_fields' general loop then reads before
+ * it calls this again, or at a field that overflows.
+ * What the run costs a field decides the stub's time on a real kernel: the slide's values are
+ * held in locals, as the image stores could alias s.
+ */
+static inline __attribute__((always_inline)) int
+stream_run(const struct reloc_stream *s, struct decoder *d, size_t *left, size_t *offset,
+	   size_t *room, size_t last, const unsigned width, const bool signed_add)
+{
+	const uint8_t *p = d->p, *start = p, *end = d->end;
+	uint8_t *image = s->image;
+	uint8_t *q = image + *offset;
+	uint8_t *const q_last = image + last;
+	uint64_t delta = (uint64_t)s->delta;
+	uint32_t add = s->add, shift = s->shift, span = s->span;
+	/* Where the group's fields or the table run out, a byte a field; each two-byte gap
+	 * moves it one byte on, within the table. */
+	size_t bytes = (size_t)(end - p);
+	const uint8_t *fields_end = p + (*left < bytes ? *left : bytes);
+	size_t longer = 0; /* two-byte gaps taken */
+	int rc = KS_OK;
+	if (q > q_last)
+		goto out;
+	for (;;) {
+		size_t safe = (size_t)(q_last - q) >> ULEB128_PAYLOAD_BITS;
+		size_t n = (size_t)(fields_end - p);
+		const uint8_t *stop = p + (safe < n ? safe : n);
+		size_t gap, length = 1;
+		for (; p < stop; p++) {
+			gap = *p;
+			/* gap < width, or its top bit set: taken below */
+			if (gap - width >= ULEB128_MORE - width)
+				goto checked;
+			if ((rc = patch_in_run(q + gap, delta, add, shift, span, width,
+					       signed_add)) != KS_OK)
+				goto out;
+			q += gap;
+		}
+		if (p == fields_end)
+			break;
+		gap = *p;
+checked: /* one field, a one- or two-byte gap, its bounds checked */
+		if (gap & ULEB128_MORE) {
+			if (end - p < 2 || (p[1] & ULEB128_MORE))
+				break;
+			gap = (gap & ULEB128_PAYLOAD_MASK) | (size_t)p[1] << ULEB128_PAYLOAD_BITS;
+			length = 2;
+		}
+		if (gap < width || gap > (size_t)(q_last - q))
+			break;
+		if ((rc = patch_in_run(q + gap, delta, add, shift, span, width, signed_add)) != KS_OK)
+			goto out;
+		q += gap;
+		p += length;
+		if (length == 2) {
+			longer++;
+			if (fields_end != end)
+				fields_end++;
+		}
+		if (p == fields_end)
+			break;
+	}
+out:;
+	size_t at = (size_t)(q - image);
+	*left -= (size_t)(p - start) - longer;
+	*room -= at - *offset;
+	*offset = at;
+	d->p = p;
+	return rc;
+}
+
+/* The run for the group's kind: signed 32-bit kinds on the addition's overflow flag when
+ * their slide fits int32 (every slide the stub draws), the rest on struct reloc_op32's range. */
 static inline __attribute__((always_inline)) int stream_short_gaps(const struct reloc_stream *s,
 								   struct decoder *d, size_t *left,
 								   size_t *offset, size_t *room,
 								   size_t last, const unsigned width)
 {
-	const uint8_t *p = d->p, *start = p;
-	size_t n = *left < (size_t)(d->end - p) ? *left : (size_t)(d->end - p);
-	const uint8_t *stop = p + n;
-	uint8_t *image = s->image;
-	size_t at = *offset;
-	uint64_t delta = (uint64_t)s->delta;
-	uint32_t add = s->add, shift = s->shift, span = s->span;
-	int rc = KS_OK;
-	while (p < stop) {
-		size_t gap = *p;
-		/* gap < width, or its top bit set: the general loop's case */
-		if (gap - width >= ULEB128_MORE - width)
-			break;
-		size_t next = at + gap;
-		if (next > last)
-			break;
-		uint8_t *field = image + next;
-		if (width == 8) {
-			store64(field, load64(field) + delta); /* wraps by design */
-		} else {
-			uint32_t old = load32(field);
-			if ((uint32_t)(old + shift) > span) {
-				rc = KS_EOVERFLOW;
-				break;
-			}
-			store32(field, old + add);
-		}
-		at = next;
-		p++;
-	}
-	*left -= (size_t)(p - start);
-	*room -= at - *offset;
-	*offset = at;
-	d->p = p;
-	return rc;
+	if (width == 4 && s->signed_add)
+		return stream_run(s, d, left, offset, room, last, 4, true);
+	return stream_run(s, d, left, offset, room, last, width, false);
 }
 
 /*
@@ -303,7 +363,7 @@ static inline __attribute__((always_inline)) int start_group(struct reloc_stream
 		return KS_OK;
 	if (width > s->image_size)
 		return KS_ERANGE;
-	struct op32 op = op32_for(kind, s->delta);
+	const struct reloc_op32 op = s->op32[kind];
 	if (pass != PASS_BOUNDS && pass != PASS_WRITE && width == 4 && !op.possible)
 		return KS_EOVERFLOW;
 	/* Each field takes a table byte at least: a count beyond the bytes left runs out of table
@@ -318,6 +378,7 @@ static inline __attribute__((always_inline)) int start_group(struct reloc_stream
 	s->add = op.add;
 	s->shift = op.shift;
 	s->span = op.span;
+	s->signed_add = op.signed_add;
 	if (pass != PASS_STREAM) {
 		/* count <= table size (each entry takes a byte), so these cannot wrap. */
 		notes->summary.count[kind] += count;
@@ -442,6 +503,9 @@ void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_si
 		.image_size = (size_t)image_size,
 		.delta = delta,
 	};
+	/* Once, not per group: a kernel's ADD32S and SUB32S groups alternate thousands of times. */
+	for (uint8_t kind = RELOC_ADD32; kind <= RELOC_KIND_LAST; kind++)
+		s->op32[kind] = op32_for(kind, delta);
 	if ((table == NULL && table_size != 0) || (image == NULL && image_size != 0) ||
 	    image_size > SIZE_MAX)
 		s->status = KS_EINVAL;
@@ -526,7 +590,7 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
  */
 static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 		       uint64_t file_size, uint64_t size, struct word_sums *sums,
-		       word_sums_copy_fn *copy)
+		       const struct move_routines *with)
 {
 	uint64_t done = 0;
 	do {
@@ -535,9 +599,9 @@ static int move_blocks(struct reloc_stream *s, uint8_t *dst, const uint8_t *src,
 		if (n == 0)
 			; /* an empty image: only the table's verdict */
 		else if (done >= file_size)
-			__builtin_memset(dst + done, 0, n);
+			with->zero(dst + done, n);
 		else if (sums)
-			copy(sums, dst + done, src + done, n);
+			with->copy(sums, dst + done, src + done, n);
 		else
 			__builtin_memcpy(dst + done, src + done, n);
 		done += n;
@@ -552,12 +616,19 @@ int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t si
 	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums)
 {
 	return reloc_move_with(dst, src, file_size, size, table, table_size, delta, sums,
-			       word_sums_copy);
+			       &move_routines_plain);
 }
+
+static void zero_plain(uint8_t *dst, size_t n)
+{
+	__builtin_memset(dst, 0, n);
+}
+
+const struct move_routines move_routines_plain = { word_sums_copy, zero_plain };
 
 int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 		    const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums,
-		    word_sums_copy_fn *copy)
+		    const struct move_routines *with)
 {
 	if ((table == NULL && table_size != 0) || (dst == NULL && size != 0) ||
 	    (src == NULL && file_size != 0) || file_size > size)
@@ -566,14 +637,14 @@ int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64
 	reloc_stream_init(&s, dst, size, table, table_size, delta);
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
-	int rc = move_blocks(&s, dst, src, file_size, size, sums, copy);
+	int rc = move_blocks(&s, dst, src, file_size, size, sums, with);
 	if (rc == KS_OK)
 		return KS_OK;
 	/* Undo by copying again: dst becomes the plain copy, as if nothing had been patched. */
 	if (sums)
 		*sums = (struct word_sums){ 0, 0 };
 	reloc_stream_init(&s, dst, size, NULL, 0, 0);
-	move_blocks(&s, dst, src, file_size, size, sums, copy);
+	move_blocks(&s, dst, src, file_size, size, sums, with);
 	if (rc != KS_EORDER)
 		return rc;
 	/* Groups out of image order: the general two-pass path, with its overlap check. */

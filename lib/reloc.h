@@ -60,10 +60,26 @@ int reloc_apply(uint8_t *image, uint64_t image_size, const uint8_t *table, size_
 int reloc_move(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 	       const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums);
 
-/* reloc_move with another routine in word_sums_copy's place (the stub's AVX2 one). */
+/* How reloc_move fills the image: the copy with its sums, and the zeros past file_size. */
+struct move_routines {
+	word_sums_copy_fn *copy;
+	void (*zero)(uint8_t *dst, size_t n);
+};
+
+/* The plain ones: word_sums_copy and memset. */
+extern const struct move_routines move_routines_plain;
+
+/* reloc_move with other routines in the plain ones' place (the stub's AVX2 ones). */
 int reloc_move_with(uint8_t *dst, const uint8_t *src, uint64_t file_size, uint64_t size,
 		    const uint8_t *table, size_t table_size, int64_t delta, struct word_sums *sums,
-		    word_sums_copy_fn *copy);
+		    const struct move_routines *with);
+
+/* What a group of one 32-bit kind does under a slide (lib/reloc.c, op32_for); private. */
+struct reloc_op32 {
+	uint8_t possible;   /* 0 when |d| >= 2^32: no field can take it */
+	uint8_t signed_add; /* a signed kind whose d fits int32: overflow is the addition's own */
+	uint32_t add, shift, span;
+};
 
 /*
  * Relocation as the image's bytes arrive (reloc_move's copy, the stub's decoders): after
@@ -94,12 +110,14 @@ struct reloc_stream {
 	uint32_t add, shift, span; /* what its 32-bit fields add, and which values may take it */
 	uint8_t width;	 /* its fields' width in bytes */
 	uint8_t pending; /* offset is read, checked for bounds, but lies beyond the limit */
+	uint8_t signed_add; /* its 32-bit kind is signed and the slide fits int32 (op32_for) */
 	int status;	 /* the first failure, sticky */
 	/* The runs (reloc_stream_runs), or none (runs == NULL): every field is patched. */
 	const uint8_t *runs, *runs_end; /* the runs not yet read */
 	size_t run_left;		/* fields left in the current run */
 	uint8_t run_late;		/* the current run is a late one */
 	uint8_t patches_late;		/* this stream patches the late runs, not the early */
+	struct reloc_op32 op32[RELOC_KIND_LAST + 1]; /* each kind's, by reloc_stream_init */
 };
 
 void reloc_stream_init(struct reloc_stream *s, uint8_t *image, uint64_t image_size,

@@ -23,9 +23,12 @@ $(BUILD)/host/tests/test_pack_policy: $(addprefix $(BUILD)/host/tools/pack/, pol
 	single_slide.o base_window.o kernel_limits.o fail.o kernel_elf.o kernel_segments.o emit_relocs.o \
 	dynamic_relocs.o kernel_shape.o gotpcrelx.o)
 $(BUILD)/host/tests/test_pack_policy: HOST_TEST_LIBS += -lelf
-# The stub's AVX2 copy-and-sum, against the scalar one.
+# The stub's AVX2 copy-and-sum and zero fill, against the scalar ones.
 $(BUILD)/host/tests/test_word_sums_avx2: $(addprefix $(BUILD)/host/boot/x86_64/, word_sums_avx2.o \
-	word_sums_avx2_loop.o)
+	word_sums_avx2_loop.o zero_avx2.o)
+# The image checksum on PCLMULQDQ, against the table-driven one.
+$(BUILD)/host/tests/test_crc32_pclmul: $(addprefix $(BUILD)/host/boot/x86_64/, crc32_pclmul.o \
+	crc32_pclmul_rounds.o)
 # The EFI exit's retry runs against a fake firmware.
 $(BUILD)/host/tests/test_efi_exit: $(BUILD)/host/boot/efi_exit.o
 # The load options' conversion to the command line is plain C too.

@@ -1,6 +1,6 @@
 /*
- * x86-64: the payload's copy-and-sum on AVX2 when CPUID offers it (boot/wide_copy.h), else the
- * scalar loop. The stub is built -mgeneral-regs-only and runs with the loader's control
+ * x86-64: the payload's copy-and-sum and zero fill on AVX2, and the image checksum on
+ * PCLMULQDQ, when CPUID offers them (boot/wide_copy.h), else the plain loops. The stub is built -mgeneral-regs-only and runs with the loader's control
  * registers, where SSE and AVX may well be off; using them takes (Intel SDM Vol. 3A, 13.1 and
  * 13.3, and Vol. 1, 14.3 "Detection of Intel AVX Instructions"):
  *
@@ -14,7 +14,9 @@
 #include "arch/x86/sysregs.h"
 #include "arch/x86/x86.h"
 #include "boot/wide_copy.h"
+#include "boot/x86_64/crc32_pclmul.h"
 #include "boot/x86_64/word_sums_avx2.h"
+#include "boot/x86_64/zero_avx2.h"
 #include "lib/cpu.h"
 
 #define CR0_MP (1u << 1)          /* WAIT/FWAIT honour TS */
@@ -46,12 +48,16 @@ static bool cpu_has_avx2(void)
 	return (r[0] & XCR0_FOR_AVX) == XCR0_FOR_AVX;
 }
 
-word_sums_copy_fn *wide_copy_begin(struct wide_copy_saved *saved)
+static bool cpu_has_pclmulqdq(void)
 {
-	saved->changed = false;
-	/* Long mode implies CPUID (the entry checked its extended leaf). */
-	if (!cpu_has_avx2())
-		return word_sums_copy;
+	uint32_t r[4];
+	cpuid(CPUID_LEAF_FEATURES, 0, r);
+	return r[2] & CPUID_01_ECX_PCLMULQDQ;
+}
+
+/* Turn on SSE and AVX, noting in *saved what to undo. */
+static void wide_on(struct wide_copy_saved *saved)
+{
 	saved->changed = true;
 	saved->cr0 = read_cr0();
 	saved->cr4 = read_cr4();
@@ -60,7 +66,28 @@ word_sums_copy_fn *wide_copy_begin(struct wide_copy_saved *saved)
 	/* XCR0 keeps its reset value (x87 only) while OSXSAVE is off. */
 	saved->xcr0 = (saved->cr4 & CR4_OSXSAVE) ? xgetbv(0) : XCR0_X87;
 	xsetbv(0, saved->xcr0 | XCR0_FOR_AVX);
-	return word_sums_copy_avx2;
+}
+
+static const struct move_routines move_routines_avx2 = { word_sums_copy_avx2, zero_avx2 };
+
+const struct move_routines *wide_copy_begin(struct wide_copy_saved *saved)
+{
+	saved->changed = false;
+	/* Long mode implies CPUID (the entry checked its extended leaf). */
+	if (!cpu_has_avx2())
+		return &move_routines_plain;
+	wide_on(saved);
+	return &move_routines_avx2;
+}
+
+crc32_fn *wide_crc32_begin(struct wide_copy_saved *saved)
+{
+	saved->changed = false;
+	/* The loop's VEX forms need what the AVX2 copy does. */
+	if (!cpu_has_avx2() || !cpu_has_pclmulqdq())
+		return crc32_update;
+	wide_on(saved);
+	return crc32_pclmul;
 }
 
 void wide_copy_end(const struct wide_copy_saved *saved)

@@ -1,7 +1,8 @@
 /*
  * Unit tests for boot/x86_64/word_sums_avx2.c and its loop: the stub's AVX2 copy-and-sum gives
- * word_sums_copy's bytes and sums bit for bit, at every length, alignment and starting sum.
- * The host runs the loop itself, so it must have AVX2 (x86-64 only).
+ * word_sums_copy's bytes and sums bit for bit, at every length, alignment and starting sum;
+ * and boot/x86_64/zero_avx2.S clears exactly the bytes memset would.
+ * The host runs the loops themselves, so it must have AVX2 (x86-64 only).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "boot/x86_64/word_sums_avx2.h"
+#include "boot/x86_64/zero_avx2.h"
 #include "lib/word_sums.h"
 
 /* Three rounds of the loop and a tail of every size, plus room to misalign both ends. */
@@ -83,11 +85,32 @@ static void test_avx2_copy_in_blocks_sums_the_whole(void **state)
 	assert_int_equal(pieces.sum_of_sums, whole.sum_of_sums);
 }
 
+/* Every length up to three rounds and a tail, at each alignment: zeros there, nothing else
+ * touched. */
+static void test_avx2_zero_clears_exactly_its_bytes(void **state)
+{
+	(void)state;
+	static uint8_t want[3 * ZERO_AVX2_ROUND + ZERO_AVX2_ROUND + SLACK], got[sizeof(want)];
+	size_t cases = 0;
+	for (size_t n = 0; n + SLACK <= sizeof(want); n++) {
+		for (size_t at = 0; at < 33; at += 4) {
+			fill(want, sizeof(want), (uint32_t)n);
+			memcpy(got, want, sizeof(got));
+			memset(want + at, 0, n);
+			zero_avx2(got + at, n);
+			assert_memory_equal(got, want, sizeof(got));
+			cases++;
+		}
+	}
+	assert_true(cases > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avx2_copy_is_the_scalar_copy_bit_for_bit),
 		cmocka_unit_test(test_avx2_copy_in_blocks_sums_the_whole),
+		cmocka_unit_test(test_avx2_zero_clears_exactly_its_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

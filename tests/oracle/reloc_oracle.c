@@ -404,12 +404,24 @@ static uint8_t *zstd_whole(const uint8_t *frame, size_t frame_size, size_t size)
 	return out;
 }
 
+/* Whether the image's stored payload is A's file bytes: the same up to file_size, which may
+ * stop short of A's (the packer leaves a zero tail to the stub's clearing), and zeros after. */
+static int is_payload_of(const struct kernel_elf *a, const uint8_t *stored, uint64_t file_size)
+{
+	if (file_size > a->file_size || memcmp(stored, a->payload, file_size) != 0)
+		return 0;
+	for (uint64_t i = file_size; i < a->file_size; i++)
+		if (a->payload[i] != 0)
+			return 0;
+	return 1;
+}
+
 /*
- * The relocation table of A's packed image, after the checks the stub makes, and for a zstd
- * image (z not NULL) its payload frame and runs. 0 or -1.
+ * The relocation table of A's packed image, after the checks the stub makes, the size of its
+ * stored payload, and for a zstd image (z not NULL) its payload frame and runs. 0 or -1.
  */
 static int table_from_image(const char *path, const struct kernel_elf *a, uint8_t **table,
-			    size_t *table_size, struct packed_zstd *z)
+			    size_t *table_size, uint64_t *file_size, struct packed_zstd *z)
 {
 	size_t len;
 	uint8_t *img = read_file(path, &len);
@@ -432,9 +444,9 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
 	} else if (zstd && !(decoded = zstd_whole(img + h.payload_offset, h.payload_stored_size,
 						  h.payload_file_size))) {
 		why = "its payload does not decode";
-	} else if (h.payload_mem_size != a->mem_size || h.payload_file_size != a->file_size ||
-		   h.link_virt_base != a->link_virt ||
-		   memcmp(zstd ? decoded : img + h.payload_offset, a->payload, a->file_size) != 0) {
+	} else if (h.payload_mem_size != a->mem_size || h.link_virt_base != a->link_virt ||
+		   !is_payload_of(a, zstd ? decoded : img + h.payload_offset,
+				  h.payload_file_size)) {
 		why = "its payload is not A's";
 	} else if (zstd && h.relocs_size != 0) {
 		*table = zstd_whole(img + h.relocs_offset, h.relocs_stored_size,
@@ -448,6 +460,7 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
 		rc = 0;
 	}
 	*table_size = h.relocs_size;
+	*file_size = h.payload_file_size;
 	if (rc == 0 && zstd && z) {
 		z->frame_size = h.payload_stored_size;
 		z->frame = malloc(z->frame_size + 1);
@@ -472,8 +485,8 @@ static int table_from_image(const char *path, const struct kernel_elf *a, uint8_
  * over A as loaded, or reloc_move (what the stub runs) from A's file bytes into memory that
  * holds garbage. Returns the moved image (caller frees) or NULL after a message.
  */
-static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, size_t table_size,
-			   int64_t delta, int use_move)
+static uint8_t *move_image(const struct kernel_elf *a, uint64_t file_size, const uint8_t *table,
+			   size_t table_size, int64_t delta, int use_move)
 {
 	uint8_t *moved = use_move ? malloc(a->mem_size ? a->mem_size : 1) : loaded_image(a);
 	if (!moved) {
@@ -483,7 +496,7 @@ static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, siz
 	int status;
 	if (use_move) {
 		memset(moved, UNWRITTEN_BYTE, a->mem_size);
-		status = reloc_move(moved, a->payload, a->file_size, a->mem_size, table, table_size,
+		status = reloc_move(moved, a->payload, file_size, a->mem_size, table, table_size,
 				    delta, NULL);
 	} else {
 		status = reloc_apply(moved, a->mem_size, table, table_size, delta);
@@ -502,8 +515,9 @@ static uint8_t *move_image(const struct kernel_elf *a, const uint8_t *table, siz
  * garbage, the early fields patched after each block, the late ones once final, the bss
  * cleared (lib/reloc_schedule.h). Returns the moved image (caller frees) or NULL.
  */
-static uint8_t *decode_and_schedule(const struct kernel_elf *a, const uint8_t *table,
-				    size_t table_size, const struct packed_zstd *z, int64_t delta)
+static uint8_t *decode_and_schedule(const struct kernel_elf *a, uint64_t file_size,
+				    const uint8_t *table, size_t table_size,
+				    const struct packed_zstd *z, int64_t delta)
 {
 	uint8_t *moved = malloc(a->mem_size ? a->mem_size : 1);
 	if (!moved) {
@@ -516,12 +530,12 @@ static uint8_t *decode_and_schedule(const struct kernel_elf *a, const uint8_t *t
 			    z->runs_size, delta);
 	struct decode_progress progress = reloc_schedule_progress(&schedule);
 	size_t got = 0;
-	int status = zstd_decompress(workspace, sizeof(workspace), moved, a->file_size, z->frame,
+	int status = zstd_decompress(workspace, sizeof(workspace), moved, file_size, z->frame,
 				     z->frame_size, &got, &progress, NULL);
-	if (status == KS_OK && got != a->file_size)
+	if (status == KS_OK && got != file_size)
 		status = KS_EFORMAT;
 	if (status == KS_OK) {
-		memset(moved + a->file_size, 0, a->mem_size - a->file_size);
+		memset(moved + file_size, 0, a->mem_size - file_size);
 		status = reloc_schedule_finish(&schedule);
 	}
 	if (status != KS_OK) {
@@ -565,8 +579,9 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 	uint8_t *table;
 	size_t table_size;
 	struct packed_zstd z = { 0 };
+	uint64_t file_size = a->file_size; /* of the payload the stub moves */
 	if (image) {
-		if (table_from_image(image, a, &table, &table_size, &z))
+		if (table_from_image(image, a, &table, &table_size, &file_size, &z))
 			return 1;
 	} else if (pack_encode_relocs(a, &table, &table_size, err, sizeof(err))) {
 		fprintf(stderr, "%s: encoding A's relocations: %s\n", progname, err);
@@ -589,13 +604,13 @@ static int compare(const struct input *ia, const struct input *ib, const char *i
 	} else {
 		rc = 0;
 		for (int use_move = 0; use_move <= 1 && rc == 0; use_move++) {
-			uint8_t *moved = move_image(a, table, table_size, delta, use_move);
+			uint8_t *moved = move_image(a, file_size, table, table_size, delta, use_move);
 			rc = !moved || judge(ia, &refs, orig, moved, want, delta,
 					     use_move ? "reloc_move" : "reloc_apply", &tables);
 			free(moved);
 		}
 		if (rc == 0 && z.frame) {
-			uint8_t *moved = decode_and_schedule(a, table, table_size, &z, delta);
+			uint8_t *moved = decode_and_schedule(a, file_size, table, table_size, &z, delta);
 			rc = !moved || judge(ia, &refs, orig, moved, want, delta,
 					     "the zstd schedule", &tables);
 			free(moved);

@@ -290,9 +290,26 @@ static int seal(uint8_t *img, size_t kh, size_t stub_size, const struct kernel_e
 	return 0;
 }
 
-int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
+/*
+ * The payload's file-backed bytes without their zero tail, which the stub writes anyway when
+ * it clears up to the memory size: a kernel that stores its bss as zeros (Linux's
+ * x86-64 vmlinux, where .init.scratch follows .bss and .brk) need not be carried, copied and
+ * summed byte by byte (docs/results.md, PVH cost).
+ */
+static uint64_t payload_without_zero_tail(const struct kernel_elf *k)
+{
+	uint64_t n = k->file_size;
+	while (n && k->payload[n - 1] == 0)
+		n--;
+	return n;
+}
+
+int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *kernel,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap)
 {
+	struct kernel_elf stored = *kernel;
+	stored.file_size = payload_without_zero_tail(kernel);
+	const struct kernel_elf *k = &stored;
 	const struct container *c = opt->container ? opt->container : container_default();
 	long kh = pack_find_kslide_header(stub, stub_size);
 	if (kh < 0)

@@ -706,6 +706,55 @@ static void test_move_with_file_size_above_size_is_invalid(void **state)
 	assert_int_equal(reloc_move(NULL, NULL, 0, 0, NULL, 0, 0, NULL), KS_OK);
 }
 
+/*
+ * The stub's copy runs ahead of the stream (reloc_move, the decoders): the bytes past the limit
+ * are not there yet, and a field patched before it is whole would be overwritten when they
+ * come. Fields one after another at the longest one-byte gap (127) and at two-byte gaps, each
+ * width, patched while the image arrives in pieces of every size from 1 to 300 bytes: each
+ * must end up patched exactly once.
+ */
+static void test_stream_patches_no_field_before_its_bytes_arrive(void **state)
+{
+	(void)state;
+	enum { ARRIVE_SIZE = 48 * 1024, FIELDS = 60 };
+	static uint8_t src[ARRIVE_SIZE], want[ARRIVE_SIZE], dst[ARRIVE_SIZE];
+	static struct table t;
+	t.len = 0;
+	uint64_t offsets[3][FIELDS];
+	const uint8_t kinds[3] = { RELOC_ADD32S, RELOC_ADD64, RELOC_SUB32S };
+	uint64_t at = 0;
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < FIELDS; i++) {
+			/* mostly the longest one-byte gap, every fifth a two-byte one */
+			at += i % 5 == 4 ? 130 + 17 * i : 127;
+			offsets[k][i] = at;
+		}
+		put_group(&t, kinds[k], offsets[k], FIELDS);
+		at += 8;
+	}
+	assert_true(at < ARRIVE_SIZE);
+	fill_pattern(src, sizeof(src));
+	for (int k = 0; k < 3; k++)
+		for (size_t i = 0; i < FIELDS; i++)
+			if (kinds[k] != RELOC_ADD64)
+				store32(src + offsets[k][i], 0x100000u * (uint32_t)i);
+	const int64_t delta = 0x123000;
+	memcpy(want, src, sizeof(want));
+	assert_int_equal(reloc_apply(want, sizeof(want), t.bytes, t.len, delta), KS_OK);
+	for (size_t piece = 1; piece <= 300; piece += piece < 20 ? 1 : 23) {
+		memset(dst, 0xee, sizeof(dst));
+		struct reloc_stream s;
+		reloc_stream_init(&s, dst, sizeof(dst), t.bytes, t.len, delta);
+		for (size_t done = 0; done < sizeof(dst);) {
+			size_t n = sizeof(dst) - done < piece ? sizeof(dst) - done : piece;
+			memcpy(dst + done, src + done, n);
+			done += n;
+			assert_int_equal(reloc_stream_patch(&s, done), KS_OK);
+		}
+		assert_memory_equal(dst, want, sizeof(dst));
+	}
+}
+
 /* xorshift64*: deterministic test randomness. */
 static uint64_t next_random(uint64_t *s)
 {
@@ -874,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_stream_patches_a_field_once_it_lies_wholly_below_the_limit),
 		cmocka_unit_test(test_stream_stops_at_a_group_out_of_image_order_before_touching_it),
 		cmocka_unit_test(test_stream_failure_keeps_the_fields_before_it_and_sticks),
+		cmocka_unit_test(test_stream_patches_no_field_before_its_bytes_arrive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

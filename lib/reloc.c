@@ -40,19 +40,22 @@
  */
 #define MOVE_BLOCK 0x10000u
 
-/* Truncated, longer than 10 bytes, or carrying bits above 63: all malformed. */
+/* Truncated, longer than 10 bytes, or carrying bits above 63: all malformed. Each group's first
+ * offset comes here, thousands of times a boot: the bounds are taken once. */
 const uint8_t *reloc_uleb128_slow(const uint8_t *p, const uint8_t *end, uint64_t *value)
 {
+	size_t avail = (size_t)(end - p);
+	size_t most = avail < ULEB128_MAX_BYTES ? avail : ULEB128_MAX_BYTES;
 	uint64_t v = 0;
-	for (unsigned i = 0; i < ULEB128_MAX_BYTES && p != end; i++) {
-		uint8_t byte = *p++;
-		uint64_t payload = byte & ULEB128_PAYLOAD_MASK;
-		if (i == ULEB128_MAX_BYTES - 1 && byte > ULEB128_LAST_BYTE_MAX)
-			break;
-		v |= payload << (i * ULEB128_PAYLOAD_BITS);
+	unsigned shift = 0;
+	for (size_t i = 0; i < most; i++, shift += ULEB128_PAYLOAD_BITS) {
+		uint64_t byte = p[i];
+		v |= (byte & ULEB128_PAYLOAD_MASK) << shift;
 		if (!(byte & ULEB128_MORE)) {
+			if (i == ULEB128_MAX_BYTES - 1 && byte > ULEB128_LAST_BYTE_MAX)
+				return NULL;
 			*value = v;
-			return p;
+			return p + i + 1;
 		}
 	}
 	return NULL;
@@ -165,6 +168,10 @@ static inline __attribute__((always_inline)) int patch_in_run(uint8_t *q, uint64
 	return KS_OK;
 }
 
+/* Every byte of a word at once: one in each, and each one's top bit (lib/reloc.c's run). */
+#define GAP_BYTES ((size_t)-1 / 0xff)
+#define GAP_TOP_BITS (GAP_BYTES * ULEB128_MORE)
+
 /*
  * PASS_STREAM's run of fields with short gaps, most of a kernel's (docs/results.md). Where no
  * one-byte gap (at most 127) can carry a field past last = limit - width, in stretches of
@@ -201,6 +208,25 @@ stream_run(const struct reloc_stream *s, struct decoder *d, size_t *left, size_t
 		size_t n = (size_t)(fields_end - p);
 		const uint8_t *stop = p + (safe < n ? safe : n);
 		size_t gap, length = 1;
+		/* A word of gap bytes at a time while every byte of it is a one-byte gap the run
+		 * takes (no top bit, none below width): then its fields need no check at all. */
+		while ((size_t)(stop - p) >= sizeof(size_t)) {
+			size_t word;
+			__builtin_memcpy(&word, p, sizeof(word));
+			if ((word | (word - GAP_BYTES * width)) & GAP_TOP_BITS)
+				break;
+#pragma GCC unroll 8
+			for (unsigned k = 0; k < sizeof(size_t); k++) {
+				size_t one = p[k];
+				if ((rc = patch_in_run(q + one, delta, add, shift, span, width,
+						       signed_add)) != KS_OK) {
+					p += k;
+					goto out;
+				}
+				q += one;
+			}
+			p += sizeof(size_t);
+		}
 		for (; p < stop; p++) {
 			gap = *p;
 			/* gap < width, or its top bit set: taken below */

@@ -484,6 +484,45 @@ static void test_overlapping_fields_in_group_are_format_error(void **state)
 	assert_int_equal(reloc_validate(adjacent, sizeof(adjacent), IMAGE_SIZE, NULL), KS_OK);
 }
 
+/* The run reads a word of gaps at once (lib/reloc.c): a gap below the width or a longer form
+ * at any byte of it must still be seen, in each kind. */
+static void test_a_bad_gap_amid_a_word_of_short_gaps_is_seen(void **state)
+{
+	(void)state;
+	static const uint8_t kinds[] = { RELOC_ADD32S, RELOC_ADD64 };
+	for (size_t k = 0; k < sizeof(kinds); k++) {
+		for (size_t bad = 1; bad < 12; bad++) {
+			uint8_t image[512];
+			fill_pattern(image, sizeof(image));
+			for (size_t i = 0; i < sizeof(image); i += 4)
+				store32(image + i, 0x1000u * (uint32_t)i);
+			struct table t = { .len = 0 };
+			put_byte(&t, kinds[k]);
+			put_uleb(&t, 16);
+			put_uleb(&t, 8); /* the first field's offset */
+			for (size_t i = 1; i < 16; i++)
+				put_byte(&t, i == bad ? (uint8_t)(kinds[k] == RELOC_ADD64 ? 7 : 3)
+						      : 16);
+			apply_expect(image, sizeof(image), &t, 0x1000, KS_EFORMAT);
+			/* a two-byte gap there, its first byte just past the one-byte forms (129 =
+			 * 0x81 0x01): taken, not misread as two */
+			t.len = 0;
+			put_byte(&t, kinds[k]);
+			put_uleb(&t, 16);
+			put_uleb(&t, 8);
+			for (size_t i = 1; i < 16; i++) {
+				if (i == bad) {
+					put_byte(&t, 0x80 | 1);
+					put_byte(&t, 1);
+				} else {
+					put_byte(&t, 16);
+				}
+			}
+			apply_expect(image, sizeof(image), &t, 0x1000, KS_OK);
+		}
+	}
+}
+
 static void test_fields_overlapping_across_groups_change_nothing(void **state)
 {
 	(void)state;
@@ -924,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_stream_stops_at_a_group_out_of_image_order_before_touching_it),
 		cmocka_unit_test(test_stream_failure_keeps_the_fields_before_it_and_sticks),
 		cmocka_unit_test(test_stream_patches_no_field_before_its_bytes_arrive),
+		cmocka_unit_test(test_a_bad_gap_amid_a_word_of_short_gaps_is_seen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

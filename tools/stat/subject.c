@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "tools/pack/linux_image.h"
+#include "tools/stat/esp.h"
+#include "tools/stat/linux_efi_kaslr.h"
 #include "tools/stat/subject.h"
 
 /* Where QEMU's Linux loader (as boot.rst asks of any loader of a bzImage) puts the
@@ -107,11 +109,41 @@ void subject_slot_sets(const struct subject *sub, const struct samples *s, struc
 	}
 }
 
+/* Linux's EFI stub's KASLR over the EFI map of the first boot that logged one. */
+static int efi_slot_sets(const struct subject *sub, const struct samples *s,
+			 struct slot_set *phys, struct slot_set *virt, struct report *r,
+			 char *err, size_t err_cap)
+{
+	static char from[160];
+	struct mem_span free_spans[SAMPLES_EFI_MAP_MAX];
+	if (!s->has_efi_map)
+		return say(err, err_cap,
+			   "no \"kslide-linux: efi: mem\" lines: Linux's EFI-stub slots cannot be "
+			   "modelled without the EFI memory map Linux logs with efi=debug, which "
+			   "init forwards (tests/linux/init.c)");
+	size_t n = linux_efi_free_at_draw(s->efi_map, s->efi_map_count, s->phys[s->efi_map_boot],
+					  &s->initrd, s->initrd_count, free_spans,
+					  SAMPLES_EFI_MAP_MAX);
+	linux_efi_phys_slots(&sub->k, free_spans, n, phys);
+	linux_efi_virt_slots(&sub->k, virt);
+	r->virt.follows_physical = false;
+	r->phys.slots_stub = phys->total;
+	r->virt.slots_stub = virt->total;
+	snprintf(from, sizeof(from),
+		 "Linux's EFI-stub KASLR model: setup header, vmlinux, the EFI memory map of "
+		 "boot %zu (efi=debug)",
+		 s->efi_map_boot + 1);
+	r->phys.recount_from = from;
+	return 0;
+}
+
 /* A kernel's own KASLR: the slots of Linux's model over the memory map init reported. */
 int subject_linux_slot_sets(const struct subject *sub, const struct samples *s,
 			    struct slot_set *phys, struct slot_set *virt, struct report *r,
 			    char *err, size_t err_cap)
 {
+	if (sub->uefi)
+		return efi_slot_sets(sub, s, phys, virt, r, err, err_cap);
 	if (!s->has_usable)
 		return say(err, err_cap,
 			   "no \"kslide-linux: usable=\" line: Linux's physical slots "
@@ -130,14 +162,26 @@ int subject_linux_slot_sets(const struct subject *sub, const struct samples *s,
 	return 0;
 }
 
-int subject_read(const char *image, bool linux_own, struct subject *sub, char *err,
+int subject_read(const char *image, bool linux_own, bool uefi, struct subject *sub, char *err,
 		 size_t err_cap)
 {
 	memset(sub, 0, sizeof(*sub));
 	sub->linux_own = linux_own;
+	sub->uefi = uefi;
+	if (uefi && !esp_is_x86_64_pe(image))
+		return say(err, err_cap,
+			   "%s: not an x86-64 EFI application, which UEFI firmware could start "
+			   "(%s)",
+			   image,
+			   linux_own ? "a bzImage built without CONFIG_EFI_STUB?"
+				     : "kslide-pack --format efi writes one");
 	if (linux_own) {
 		if (subject_read_bzimage(image, &sub->k, err, err_cap))
 			return 1;
+		if (uefi && !sub->k.x86_64)
+			return say(err, err_cap, "%s: Linux's EFI-stub KASLR is modelled on x86-64 "
+						 "only",
+				   image);
 		sub->linux_kernel = true;
 		sub->x86_64 = sub->k.x86_64;
 		return 0;

@@ -177,7 +177,8 @@ judge "--linux without --initrd is a usage error, exit status 2" test $? = 2 -a 
 # report with the EFI memory map Linux logs under efi=debug (tests/linux/init.c forwards it),
 # the start of what OVMF and systemd-boot gave cloud-amd64 at -m 1G. The model counts the
 # kernel's own Loader Code (the one at the first boot's base) as free at the draw: 441
-# physical slots from 0x1600000 to 0x38600000 and 481 virtual ones from 0xffffffff81000000.
+# physical slots from 0x1600000 to 0x38600000, and 484 virtual ones from 0xffffffff81000000 to
+# 0xffffffffbd600000 (the kernel sized by _end, the end of its .brk section).
 efi_map() { # efi_map: the map's lines, "TYPE FIRST LAST" per descriptor
 	n=0
 	while read -r type first last; do
@@ -213,10 +214,10 @@ efi_boots() { # efi_boots: serial.K from "PHYS TEXT [nomap]" lines on stdin, Lin
 }
 CLOUD=$L/cloud-amd64/vmlinuz
 printf '%s\n' "0x31000000 0xffffffff9a400000" "0x1600000 0xffffffff81000000" \
-	"0x38600000 0xffffffffbd000000" | efi_boots
+	"0x38600000 0xffffffffbd600000" | efi_boots
 fake_stat -n 3 --uefi --linux --initrd /dev/null "$CLOUD" >"$tmp/own.out" 2>"$tmp/err"
-judge "--uefi --linux: EFI-stub bases over the model's 441 and 481 slots, exit status 0" \
-	sh -c "test $? = 0 && grep -q '^  slots (Linux.s KASLR, see below)  *441  *481$' '$tmp/own.out' &&
+judge "--uefi --linux: EFI-stub bases over the model's 441 and 484 slots, exit status 0" \
+	sh -c "test $? = 0 && grep -q '^  slots (Linux.s KASLR, see below)  *441  *484$' '$tmp/own.out' &&
 		grep -q 'EFI-stub KASLR model' '$tmp/own.out'"
 judge "--uefi --linux: efi=debug is on the command line Linux was given" \
 	grep -q "append '.* efi=debug'" "$tmp/own.out"
@@ -224,10 +225,10 @@ printf '%s\n' "0x31000000 0xffffffff9a400000" "0x38800000 0xffffffff81000000" | 
 fake_stat -n 2 --uefi --linux --initrd /dev/null "$CLOUD" >/dev/null 2>"$tmp/err"
 judge "--uefi --linux: a physical base one step past the last slot is outside, exit status 3" \
 	sh -c "test $? = 3 && grep -q 'physical base 0x38800000 is not one of the 441 slots' '$tmp/err'"
-printf '%s\n' "0x31000000 0xffffffff9a400000" "0x1600000 0xffffffffbd200000" | efi_boots
+printf '%s\n' "0x31000000 0xffffffff9a400000" "0x1600000 0xffffffffbd800000" | efi_boots
 fake_stat -n 2 --uefi --linux --initrd /dev/null "$CLOUD" >/dev/null 2>"$tmp/err"
 judge "--uefi --linux: a virtual base one step past the last slot is outside, exit status 3" \
-	sh -c "test $? = 3 && grep -q 'virtual base 0xffffffffbd200000 is not one of the 481 slots' '$tmp/err'"
+	sh -c "test $? = 3 && grep -q 'virtual base 0xffffffffbd800000 is not one of the 484 slots' '$tmp/err'"
 # And for real: two boots of cloud-amd64 through its own EFI stub under OVMF, started by
 # systemd-boot with the initramfs (about 6 s of CPU each): every base one of the model's slots.
 "$stat" --uefi --linux -n 2 -j 2 -m 1G --timeout 300 --append "$(cat "$here/../linux/cmdline")" \

@@ -87,7 +87,8 @@ void linux_efi_virt_slots(const struct linux_kaslr *k, struct slot_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	set->align = k->align;
-	uint64_t used = k->load_physical + k->kernel_total_size;
+	uint64_t used =
+		k->load_physical + (k->text_to_end ? k->text_to_end : k->kernel_total_size);
 	if (!k->x86_64 || !k->align || used >= LINUX_X86_64_KERNEL_IMAGE_SIZE)
 		return;
 	uint64_t range = LINUX_X86_64_KERNEL_IMAGE_SIZE - used;

@@ -14,7 +14,8 @@
  *             misc.c's needed_size: max(output_len, kernel_total_size) rounded up to 2 MiB.
  *   virtual:  LOAD_PHYSICAL_ADDR + ((range * seed[1]) >> 32) rounded down to
  *             CONFIG_PHYSICAL_ALIGN, range = KERNEL_IMAGE_SIZE - LOAD_PHYSICAL_ADDR -
- *             kernel_total_size: ceil(range / align) values, the last of them less likely
+ *             kernel_total_size (_end - _text: linux_kaslr's text_to_end, which leaves out
+ *             .init.scratch): ceil(range / align) values, the last of them less likely
  *             than the others by the fraction of a step range leaves (not the BIOS
  *             decompressor's count, which sizes the image by needed_size).
  *

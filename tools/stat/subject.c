@@ -2,12 +2,14 @@
  * What kslide-stat measures (subject.h): a packed image, or with --linux a bzImage, and the
  * slot sets its bases are drawn from.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/pack/decompress.h"
 #include "tools/pack/linux_image.h"
 #include "tools/stat/esp.h"
 #include "tools/stat/linux_efi_kaslr.h"
@@ -17,6 +19,7 @@
  * protected-mode kernel, which Linux's decompressor starts from. */
 #define BZIMAGE_LOAD_ADDRESS 0x100000u
 #define BZIMAGE_MAX_BYTES    (256u << 20)
+#define PAGE_BYTES	     4096u
 
 __attribute__((format(printf, 3, 4))) static int say(char *err, size_t err_cap, const char *fmt,
 						     ...)
@@ -26,6 +29,35 @@ __attribute__((format(printf, 3, 4))) static int say(char *err, size_t err_cap, 
 	vsnprintf(err, err_cap, fmt, ap);
 	va_end(ap);
 	return 1;
+}
+
+/* Linux's kernel_total_size, VO__end - VO__text: _end is the end of the .brk section rounded up
+ * to a page (arch/x86/kernel/vmlinux.lds.S). 0 when the vmlinux has no .brk section. */
+static uint64_t vmlinux_text_to_end(const uint8_t *elf, size_t len, uint64_t link_virt)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr names, sh;
+	if (len < sizeof(eh))
+		return 0;
+	memcpy(&eh, elf, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(sh) || eh.e_shoff > len ||
+	    eh.e_shnum > (len - eh.e_shoff) / sizeof(sh) || eh.e_shstrndx >= eh.e_shnum)
+		return 0;
+	memcpy(&names, elf + eh.e_shoff + eh.e_shstrndx * sizeof(sh), sizeof(names));
+	if (names.sh_offset > len || names.sh_size > len - names.sh_offset)
+		return 0;
+	const char *strings = (const char *)elf + names.sh_offset;
+	for (size_t i = 0; i < eh.e_shnum; i++) {
+		memcpy(&sh, elf + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_name >= names.sh_size ||
+		    strncmp(strings + sh.sh_name, ".brk", names.sh_size - sh.sh_name) ||
+		    sh.sh_name + sizeof(".brk") > names.sh_size)
+			continue;
+		uint64_t end = (sh.sh_addr + sh.sh_size + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
+		return end > link_virt ? end - link_virt : 0;
+	}
+	return 0;
 }
 
 /* The bzImage's facts for linux_kaslr.h: its setup header, payload and vmlinux. */
@@ -41,8 +73,18 @@ int subject_read_bzimage(const char *path, struct linux_kaslr *k, char *err, siz
 		return say(err, err_cap, "out of memory");
 	struct linux_image li;
 	struct kernel_elf elf;
+	uint64_t text_to_end = 0;
 	char why[512];
 	int rc = linux_image_read(file, len, &li, &elf, why, sizeof(why));
+	uint8_t *payload = NULL;
+	size_t payload_len = 0;
+	if (rc == 0 && payload_decompress(file + li.header.payload_offset,
+					  (size_t)li.header.payload_length, BZIMAGE_MAX_BYTES,
+					  &payload, &payload_len, why, sizeof(why)) == 0) {
+		text_to_end = vmlinux_text_to_end(payload, (size_t)li.vmlinux_bytes,
+						  elf.link_virt);
+		free(payload);
+	}
 	free(file);
 	if (rc)
 		return say(err, err_cap, "%s: %s", path, why);
@@ -56,6 +98,7 @@ int subject_read_bzimage(const char *path, struct linux_kaslr *k, char *err, siz
 		.kernel_total_size = elf.mem_size,
 		.kernel_map = elf.link_virt - elf.link_phys,
 		.loaded_at = BZIMAGE_LOAD_ADDRESS,
+		.text_to_end = text_to_end,
 	};
 	kernel_elf_free(&elf);
 	if (!k->align || k->align & (k->align - 1))

@@ -15,12 +15,23 @@
 # Each kernel's figures end in a Markdown table. One QEMU at a time but for kslide-stat's
 # (-j 2), all under nice. With -o DIR the boots' lines are kept there (FLAVOUR-linux.lines,
 # FLAVOUR-kslide.lines), for kslide-stat --from.
-# usage: linux-side-by-side.sh [-n BOOTS] [-T TIMED_BOOTS] [-m MEM] [-c CPU] [-o DIR] BUILD_DIR
-#                              [FLAVOUR...]
+#
+# With -u the spread and the sizes under UEFI firmware (OVMF, -M q35, a virtio-rng device so
+# that both find EFI_RNG_PROTOCOL), cloud-amd64 only: the bzImage started by systemd-boot
+# through its own EFI stub (kslide-stat --uefi --linux: Linux's EFI-stub KASLR,
+# tools/stat/linux_efi_kaslr.h) against the kslide image packed --format efi, started the same
+# way (kslide-stat --uefi). No instruction counts there yet: the firmware chooses where a PE
+# lies, and boot-cost.sh's whole-log count would have to log the firmware's own boot first.
+# With -S only the spread and the sizes, on either way in (no instruction counts, no timed
+# boots).
+# usage: linux-side-by-side.sh [-u] [-S] [-n BOOTS] [-T TIMED_BOOTS] [-m MEM] [-c CPU] [-o DIR]
+#                              BUILD_DIR [FLAVOUR...]
 set -u
-boots=200 timed=5 mem=1G cpu=max keep=""
-while getopts n:T:m:c:o: opt; do
+boots=200 timed=5 mem=1G cpu=max keep="" uefi=false spread_only=false
+while getopts uSn:T:m:c:o: opt; do
 	case $opt in
+	u) uefi=true ;;
+	S) spread_only=true ;;
 	o) keep=$OPTARG ;;
 	n) boots=$OPTARG ;;
 	T) timed=$OPTARG ;;
@@ -30,10 +41,18 @@ while getopts n:T:m:c:o: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-n BOOTS] [-T TIMED] [-m MEM] [-c CPU] [-o DIR] BUILD_DIR" \
-	"[FLAVOUR...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-u] [-n BOOTS] [-T TIMED] [-m MEM] [-c CPU] [-o DIR]" \
+	"BUILD_DIR [FLAVOUR...]" >&2; exit 2; }
 B=$1
 shift
+# What differs under UEFI: the image's format, kslide-stat's route and boot-cost.sh's mode.
+pack_format="" ext=img route="" firmware=""
+if $uefi; then
+	[ $# -eq 0 ] && set -- cloud-amd64
+	pack_format="--format efi" ext=efi spread_only=true
+	route="--uefi --qemu-arg=-device --qemu-arg=virtio-rng-pci"
+	firmware=", UEFI (OVMF, -M q35, virtio-rng)"
+fi
 [ $# -eq 0 ] && set -- 686 cloud-amd64
 here=$(cd "$(dirname "$0")" && pwd)
 stat=$B/bin/kslide-stat pack=$B/bin/kslide-pack tbcount=$B/bench/tbcount
@@ -76,7 +95,8 @@ print(d if not isinstance(d, float) else ("%.4g" % d))' "$@"
 
 for flavour in "$@"; do
 	case $flavour in
-	686) arch=i386 ;;
+	686) arch=i386
+		$uefi && { echo "side-by-side: -u: OVMF is x86-64 firmware, not for 686" >&2; exit 2; } ;;
 	cloud-amd64) arch=x86_64 ;;
 	*) echo "side-by-side: no kernel flavour '$flavour'" >&2; exit 2 ;;
 	esac
@@ -86,41 +106,49 @@ for flavour in "$@"; do
 		[ -f "$f" ] || { echo "side-by-side: $f is missing: run make linux-kernels linux-initramfs" >&2
 			exit 1; }
 	done
-	echo "== $flavour ($(cat "$B/linux/$flavour/package" 2>/dev/null || basename "$bz")), -cpu $cpu -m $mem"
+	echo "== $flavour ($(cat "$B/linux/$flavour/package" 2>/dev/null || basename "$bz")), -cpu $cpu -m $mem$firmware"
 	codecs=zstd
 	"$pack" -v --compress none -o "$work/probe.img" "$bz" 2>&1 |
 		grep -q '^linux: bzImage.* lz4 payload' && codecs="zstd lz4"
 	for codec in $codecs; do
-		nice "$pack" --compress "$codec" -o "$work/$flavour-$codec.img" "$bz" ||
+		# shellcheck disable=SC2086 # $pack_format is two words or none
+		nice "$pack" $pack_format --compress "$codec" -o "$work/$flavour-$codec.$ext" "$bz" ||
 			{ fail "kslide-pack --compress $codec $bz"; continue; }
 	done
 
 	echo "-- spread: $boots boots each"
-	nice "$stat" --linux --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
+	# shellcheck disable=SC2086 # $route is a list of options or none
+	nice "$stat" --linux $route --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
 		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-linux.lines" "$bz" >"$work/own.json" ||
-		fail "kslide-stat --linux $bz"
-	nice "$stat" --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
+		fail "kslide-stat --linux $route $bz"
+	# shellcheck disable=SC2086
+	nice "$stat" $route --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
 		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-kslide.lines" \
-		"$work/$flavour-zstd.img" >"$work/kslide.json" || fail "kslide-stat $flavour-zstd.img"
+		"$work/$flavour-zstd.$ext" >"$work/kslide.json" || fail "kslide-stat $route $flavour-zstd.$ext"
 	[ -n "$keep" ] && mkdir -p "$keep" && cp "$work/$flavour-"*.lines "$keep/"
 
-	echo "-- boot cost: instructions to the jump into vmlinux"
-	nice "$here/boot-cost.sh" -L -a "$arch" -c "$cpu" -m "$mem" -A "$cmdline" -I "$initrd" \
-		-t 3600 "$tbcount" "$bz" | tee "$work/cost-linux" || fail "boot-cost -L $bz"
-	for codec in $codecs; do
-		nice "$here/boot-cost.sh" -a "$arch" -c "$cpu" -m "$mem" -A "$cmdline" -I "$initrd" \
-			-t 3600 "$tbcount" "$stub" "$work/$flavour-$codec.img" | tee "$work/cost-$codec" ||
-			fail "boot-cost $flavour-$codec.img"
-	done
+	$spread_only || echo "-- boot cost: instructions to the jump into vmlinux"
+	$spread_only || {
+		nice "$here/boot-cost.sh" -L -a "$arch" -c "$cpu" -m "$mem" -A "$cmdline" \
+			-I "$initrd" -t 3600 "$tbcount" "$bz" | tee "$work/cost-linux" ||
+			fail "boot-cost -L $bz"
+		for codec in $codecs; do
+			nice "$here/boot-cost.sh" -a "$arch" -c "$cpu" -m "$mem" -A "$cmdline" \
+				-I "$initrd" -t 3600 "$tbcount" "$stub" "$work/$flavour-$codec.img" |
+				tee "$work/cost-$codec" || fail "boot-cost $flavour-$codec.img"
+		done
+	}
 
-	echo "-- time to init: the median of $timed boots, one at a time"
-	t_linux=$(median_boot_seconds "$arch" -kernel "$bz" -initrd "$initrd") ||
-		fail "a timed boot of $bz"
-	for codec in $codecs; do
-		t=$(median_boot_seconds "$arch" -kernel "$work/$flavour-$codec.img" -initrd "$initrd") ||
-			fail "a timed boot of $flavour-$codec.img"
-		eval "t_$codec=\$t"
-	done
+	if ! $spread_only; then
+		echo "-- time to init: the median of $timed boots, one at a time"
+		t_linux=$(median_boot_seconds "$arch" -kernel "$bz" -initrd "$initrd") ||
+			fail "a timed boot of $bz"
+		for codec in $codecs; do
+			t=$(median_boot_seconds "$arch" -kernel "$work/$flavour-$codec.img" \
+				-initrd "$initrd") || fail "a timed boot of $flavour-$codec.img"
+			eval "t_$codec=\$t"
+		done
+	fi
 
 	[ -s "$work/own.json" ] && [ -s "$work/kslide.json" ] || continue
 	insns() { sed -n 's/.* instructions=\([0-9]*\) .*/\1/p' "$1" | head -n 1; }
@@ -129,7 +157,7 @@ for flavour in "$@"; do
 		row "$1" "$(shift; field "$work/own.json" "$@")" "$(shift; field "$work/kslide.json" "$@")"
 	}
 	echo
-	row "$flavour, -cpu $cpu -m $mem, $boots boots each" "Linux's own KASLR" "kslide"
+	row "$flavour, -cpu $cpu -m $mem$firmware, $boots boots each" "Linux's own KASLR" "kslide"
 	row "---" "---" "---"
 	for base in physical virtual; do
 		both "$base: distinct bases" "$base" distinct
@@ -141,14 +169,19 @@ for flavour in "$@"; do
 		both "$base: chi-square p" "$base" p
 		both "$base: verdict" "$base" verdict
 	done
-	row "instructions to vmlinux" "$(insns "$work/cost-linux")" "$(insns "$work/cost-zstd") (zstd)"
-	case $codecs in *lz4*) row "instructions to vmlinux, LZ4 on both sides" \
-		"$(insns "$work/cost-linux")" "$(insns "$work/cost-lz4") (lz4)" ;; esac
-	row "time to init, s (median of $timed)" "$t_linux" "$t_zstd (zstd)"
-	case $codecs in *lz4*) row "time to init, s, LZ4" "$t_linux" "$t_lz4 (lz4)" ;; esac
-	row "image bytes" "$(wc -c <"$bz") (bzImage)" "$(wc -c <"$work/$flavour-zstd.img") (zstd)"
+	if ! $spread_only; then
+		row "instructions to vmlinux" "$(insns "$work/cost-linux")" \
+			"$(insns "$work/cost-zstd") (zstd)"
+		case $codecs in *lz4*) row "instructions to vmlinux, LZ4 on both sides" \
+			"$(insns "$work/cost-linux")" "$(insns "$work/cost-lz4") (lz4)" ;; esac
+	fi
+	if ! $spread_only; then
+		row "time to init, s (median of $timed)" "$t_linux" "$t_zstd (zstd)"
+		case $codecs in *lz4*) row "time to init, s, LZ4" "$t_linux" "$t_lz4 (lz4)" ;; esac
+	fi
+	row "image bytes" "$(wc -c <"$bz") (bzImage)" "$(wc -c <"$work/$flavour-zstd.$ext") (zstd)"
 	case $codecs in *lz4*) row "image bytes, LZ4" "$(wc -c <"$bz")" \
-		"$(wc -c <"$work/$flavour-lz4.img") (lz4)" ;; esac
+		"$(wc -c <"$work/$flavour-lz4.$ext") (lz4)" ;; esac
 	echo
 done
 [ "$failed" -eq 0 ]

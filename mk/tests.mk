@@ -56,6 +56,9 @@ STAT_CONTAINER_OBJS := $(CONTAINER_SRCS:%.c=$(BUILD)/host/%.o)
 $(BUILD)/host/tests/test_stat_layout: $(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
 $(BUILD)/host/tests/test_stat_linux_kaslr: $(BUILD)/host/tools/stat/linux_kaslr.o \
 	$(BUILD)/host/tools/stat/layout.o $(STAT_CONTAINER_OBJS)
+$(BUILD)/host/tests/test_stat_linux_efi_kaslr: $(BUILD)/host/tools/stat/linux_efi_kaslr.o \
+	$(BUILD)/host/tools/stat/linux_kaslr.o $(BUILD)/host/tools/stat/layout.o \
+	$(STAT_CONTAINER_OBJS)
 
 .PHONY: unit
 #: host unit tests (cmocka, ASan/UBSan)

@@ -3,6 +3,8 @@
  * under QEMU (or reads lines collected earlier), then prints how the bases spread over the
  * slots, beside the seed patch and Linux for comparison. With --linux it measures a stock
  * bzImage's own KASLR the same way, over a model of Linux's slots (tools/stat/linux_kaslr.h).
+ * With --uefi the image boots from an ESP under OVMF instead of QEMU's -kernel (tools/stat/
+ * esp.h), and a bzImage through its own EFI stub (tools/stat/linux_efi_kaslr.h).
  * See docs/kslide-stat.1.
  */
 #include <errno.h>
@@ -41,6 +43,9 @@
 #define APPEND_MAX	4096
 /* Linux on the serial port, quiet, and QEMU ended if it panics (mk/linux.mk's LINUX_CMDLINE). */
 #define LINUX_APPEND "console=ttyS0 quiet panic=-1"
+/* Under UEFI Linux logs the EFI memory map its stub drew from only when asked: init forwards
+ * the lines to the model (tools/stat/linux_efi_kaslr.h). */
+#define LINUX_EFI_MAP_WORD "efi=debug"
 /* The exit status when the figures condemn the image (see EXIT STATUS in the man page). */
 #define EXIT_VERDICT 3
 
@@ -51,11 +56,15 @@ static void usage(FILE *to)
 	fprintf(to,
 		"Usage: %s [options] IMAGE\n"
 		"       %s --linux --initrd INITRAMFS [options] BZIMAGE\n"
+		"       %s --uefi [--linux --initrd INITRAMFS] [options] EFI_IMAGE\n"
 		"Boot a packed image N times under QEMU (TCG) and measure how its base is spread:\n"
 		"distinct values, collisions, min-entropy, chi-square uniformity, the entropy\n"
 		"credited, beside the 2011 seed patch and Linux x86-64 for comparison. With\n"
 		"--linux, boot a Linux bzImage by QEMU's Linux loader and measure its own KASLR:\n"
 		"the initramfs's init must report where the kernel runs (tests/linux/init.c).\n"
+		"With --uefi, boot under UEFI firmware (OVMF, -M q35) from an ESP instead: a\n"
+		"kslide PE (kslide-pack --format efi), or with --linux a bzImage through its own\n"
+		"EFI stub, whose KASLR is then what is measured.\n"
 		"\n"
 		"  -n, --boots N          boot N times (default %d)\n"
 		"  -j, --jobs J           run J QEMUs at once (default: the number of CPUs)\n"
@@ -69,6 +78,11 @@ static void usage(FILE *to)
 		"                         Linux's initramfs for --linux\n"
 		"      --linux            IMAGE is a bzImage: measure Linux's own KASLR\n"
 		"                         (default command line for Linux: \"%s\")\n"
+		"      --uefi             boot from an ESP under OVMF: IMAGE as BOOTX64.EFI, or\n"
+		"                         started by systemd-boot with the command line and initrd;\n"
+		"                         with --linux, \"%s\" is added to the command line\n"
+		"      --ovmf DIR         with --uefi: OVMF_CODE_4M.fd and OVMF_VARS_4M.fd from DIR\n"
+		"                         (default %s)\n"
 		"  -f, --from FILE        read lines collected earlier instead of booting (- for "
 		"stdin)\n"
 		"      --bases-out FILE   save the lines used, for --from later\n"
@@ -79,8 +93,8 @@ static void usage(FILE *to)
 		"      --plot FILE        write a histogram of the bases (.png or .svg)\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n",
-		progname, progname, DEFAULT_BOOTS, DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_TIMEOUT,
-		LINUX_APPEND);
+		progname, progname, progname, DEFAULT_BOOTS, DEFAULT_CPU, DEFAULT_MEMORY,
+		DEFAULT_TIMEOUT, LINUX_APPEND, LINUX_EFI_MAP_WORD, ESP_OVMF_DIR);
 }
 
 static int error(const char *file, const char *fmt, ...)
@@ -101,6 +115,8 @@ struct options {
 	const char *append; /* NULL: none given */
 	const char *initrd;
 	bool linux_own;
+	bool uefi;
+	const char *ovmf; /* NULL: ESP_OVMF_DIR */
 	const char *extra[EXTRA_MAX];
 	size_t extra_count;
 	unsigned long boots, jobs, timeout, random;
@@ -130,7 +146,9 @@ enum {
 	OPT_JSON,
 	OPT_PLOT,
 	OPT_INITRD,
-	OPT_LINUX
+	OPT_LINUX,
+	OPT_UEFI,
+	OPT_OVMF
 };
 
 /* An option with a bounded value: -n, -j, --timeout, --random, and --qemu-arg's count.
@@ -173,6 +191,11 @@ static int check_combination(const struct options *o)
 		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
 				   "the kernel runs (tests/linux/init.c)") +
 		       1;
+	if (o->ovmf && !o->uefi)
+		return error(NULL, "--ovmf names the UEFI firmware: it needs --uefi") + 1;
+	if (o->uefi && o->arch && !strcmp(o->arch, "i386"))
+		return error(NULL, "--uefi boots OVMF, which is x86-64 firmware: not --arch i386") +
+		       1;
 	return 0;
 }
 
@@ -195,6 +218,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"plot", required_argument, 0, OPT_PLOT},
 		{"initrd", required_argument, 0, OPT_INITRD},
 		{"linux", no_argument, 0, OPT_LINUX},
+		{"uefi", no_argument, 0, OPT_UEFI},
+		{"ovmf", required_argument, 0, OPT_OVMF},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -227,6 +252,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_INITRD: o->initrd = optarg; break;
 		case OPT_LINUX: o->linux_own = true; break;
+		case OPT_UEFI: o->uefi = true; break;
+		case OPT_OVMF: o->ovmf = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("kslide-stat %s\n", KSLIDE_VERSION); exit(0);
 		default: usage(stderr); return 2;
@@ -283,8 +310,16 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 	if (o->random)
 		snprintf(append, sizeof(append), "%s%skslide.random=%lu", given, *given ? " " : "",
 			 o->random);
+	else if (o->uefi && sub->linux_own)
+		snprintf(append, sizeof(append), "%s%s%s", given, *given ? " " : "",
+			 LINUX_EFI_MAP_WORD);
 	else
 		snprintf(append, sizeof(append), "%s", given);
+	struct uefi_plan uefi;
+	char why[512];
+	if (o->uefi && esp_plan(&uefi, o->ovmf, esp_uses_boot_manager(o->initrd, append), why,
+				sizeof(why)))
+		return error(NULL, "%s", why);
 	struct boot_plan plan = {
 		.image = o->image,
 		.initrd = o->initrd,
@@ -299,15 +334,24 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 		.boots = o->boots,
 		.jobs = o->jobs,
 		.timeout = (unsigned)o->timeout,
+		.uefi = o->uefi ? &uefi : NULL,
 	};
 	struct boot_outcome out;
-	int rc = boots_run(&plan, take_line, s, &out);
+	int rc = boots_run(&plan, take_line, s, &out, why, sizeof(why));
 	if (rc && s->error[0])
 		return error(NULL, "%s", s->error);
+	if (rc && why[0])
+		return error(NULL, "booting stopped: %s", why);
 	if (rc)
 		return error(NULL, "booting stopped: %s", strerror(errno));
 	size_t n = (size_t)snprintf(source, cap, "%zu boots: %s -cpu %s -m %s", o->boots, qemu,
 				    o->cpu, o->memory);
+	if (o->uefi && n < cap)
+		n += (size_t)snprintf(source + n, cap - n, " -M %s, UEFI: %s, from an ESP%s",
+				      ESP_MACHINE, uefi.code,
+				      esp_uses_boot_manager(o->initrd, append)
+					      ? " by systemd-boot"
+					      : " as BOOTX64.EFI");
 	if (o->initrd && n < cap)
 		n += (size_t)snprintf(source + n, cap - n, " -initrd %s", o->initrd);
 	for (size_t i = 0; i < o->extra_count && n < cap; i++)
@@ -364,7 +408,7 @@ int main(int argc, char **argv)
 
 	struct subject sub;
 	char why[512];
-	if (subject_read(o.image, o.linux_own, &sub, why, sizeof(why)))
+	if (subject_read(o.image, o.linux_own, o.uefi, &sub, why, sizeof(why)))
 		return error(NULL, "%s", why);
 
 	struct samples s;

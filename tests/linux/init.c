@@ -18,6 +18,11 @@
  *                                                kernels lock down under Secure Boot)
  *   kslide-linux: secureboot: <text>             the kernel log's "secureboot:" line, which
  *                                                says what Linux decided of Secure Boot
+ *   kslide-linux: efi: memNN: <text>             with efi=debug on the command line: the
+ *                                                kernel log's EFI memory map, the one its
+ *                                                EFI stub exited boot services with, every
+ *                                                descriptor (kslide-stat --uefi --linux
+ *                                                models Linux's EFI-stub KASLR over it)
  *   kslide-linux: tpm-log=<hex>...               with a TPM: the event log Linux serves
  *                                                (binary_bios_measurements), 64 bytes a
  *                                                line, then "tpm-log-end=0x<bytes>"
@@ -440,9 +445,10 @@ static void report_first_line(const char *name, const char *path)
 	say(line);
 }
 
-/* The kernel log's line that holds 'what', after its "<level>[time] " prefix: "kslide-linux: "
- * and the rest of the line. Nothing when no line has it. */
-static void report_kernel_line(const char *what)
+/* The kernel log's first line that holds 'what' (every one with 'all'), after its
+ * "<level>[time] " prefix: "kslide-linux: " and the rest of the line. Nothing when no line
+ * has it. */
+static void report_kernel_lines(const char *what, int all)
 {
 	static char log[KERNEL_LOG_MAX], line[LINE_MAX_BYTES + 32];
 	long size = syscall5(SYS_SYSLOG, SYSLOG_ACTION_READ_ALL, (long)log, sizeof(log) - 1, 0, 0);
@@ -461,7 +467,8 @@ static void report_kernel_line(const char *what)
 			*p++ = log[k];
 		append(p, "\n");
 		say(line);
-		return;
+		if (!all)
+			return;
 	}
 }
 
@@ -517,7 +524,8 @@ void init_main(void)
 	syscall5(SYS_MOUNT, (long)"securityfs", (long)"/sys/kernel/security", (long)"securityfs",
 		 0, 0);
 	report_first_line("lockdown", "/sys/kernel/security/lockdown");
-	report_kernel_line("secureboot: ");
+	report_kernel_lines("secureboot: ", 0);
+	report_kernel_lines("efi: mem", 1);
 	long tpm = syscall5(SYS_OPEN, (long)"/sys/class/tpm/tpm0", O_RDONLY, 0, 0, 0);
 	if (tpm >= 0) {
 		syscall5(SYS_CLOSE, tpm, 0, 0, 0, 0);

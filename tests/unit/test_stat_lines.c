@@ -192,6 +192,58 @@ static void linux_usable_map_and_initrd(void **state)
 	assert_int_equal(line_parse_usable("kslide-linux: usable=0x1-0x2;", s, 4, &n), -1);
 }
 
+static void efi_map_line_gives_the_kind_and_the_range(void **state)
+{
+	(void)state;
+	struct efi_mem m;
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem06: [Conventional|   |  |  |  |  |"
+					    "  |  |  |  |  |   |WB|WT|WC|UC] range=[0x0000000001500000-"
+					    "0x0000000030ffffff] (763MB)\r\n",
+					    &m),
+			 0);
+	assert_int_equal(m.index, 6);
+	assert_int_equal(m.kind, EFI_MEM_CONVENTIONAL);
+	assert_int_equal(m.span.start, 0x1500000);
+	assert_int_equal(m.span.end, 0x31000000); /* the range is inclusive */
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem07: [Loader Code |   |WB] "
+					    "range=[0x31000000-0x343fffff] (52MB)",
+					    &m),
+			 0);
+	assert_int_equal(m.kind, EFI_MEM_LOADER_CODE);
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem13: [Loader Data |   |WB] "
+					    "range=[0x3de7f000-0x3de8ffff] (0MB)",
+					    &m),
+			 0);
+	assert_int_equal(m.kind, EFI_MEM_LOADER_DATA);
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem120: [Boot Data   |   |WB] "
+					    "range=[0x3e800000-0x3e9fffff] (2MB)",
+					    &m),
+			 0);
+	assert_int_equal(m.index, 120);
+	assert_int_equal(m.kind, EFI_MEM_OTHER);
+	/* a type that only begins like one that counts is another */
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem1: [Conventional2|WB] "
+					    "range=[0x0-0xfff] (0MB)",
+					    &m),
+			 0);
+	assert_int_equal(m.kind, EFI_MEM_OTHER);
+	/* other efi: lines and broken ranges are refused */
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: memattr: [Conventional] "
+					    "range=[0x0-0xfff]",
+					    &m),
+			 -1);
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem1: [Conventional|WB] "
+					    "range=[0x2000-0xfff]",
+					    &m),
+			 -1);
+	assert_int_equal(line_parse_efi_mem("kslide-linux: efi: mem1: [Conventional|WB] "
+					    "range=[0x0-0xfff",
+					    &m),
+			 -1);
+	assert_int_equal(line_parse_efi_mem("efi: mem1: [Conventional|WB] range=[0x0-0xfff]", &m),
+			 -1);
+}
+
 static void loader_line_gives_where_the_image_lies(void **state)
 {
 	(void)state;
@@ -231,6 +283,7 @@ int main(void)
 		cmocka_unit_test(linux_report_refuses_errors_and_partial_lines),
 		cmocka_unit_test(linux_usable_map_and_initrd),
 		cmocka_unit_test(loader_line_gives_where_the_image_lies),
+		cmocka_unit_test(efi_map_line_gives_the_kind_and_the_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,8 @@
  * when the log holds the lines the plan needs and QEMU did not report a failure: exit status
  * 3 (the reference kernel wrote 1 to isa-debug-exit). Linux must reach init and power off
  * (status 0), where _text must be the stub's base and "Kernel code" start at its phys.
+ * Under UEFI (plan->uefi) each boot also gets its own ESP and variable store beside its log
+ * (esp.h), removed with it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +35,8 @@ struct job {
 	size_t number;
 	time_t started;
 	char log[256];
+	char esp[256], vars[256]; /* under UEFI */
+	char code_drive[4200], vars_drive[300], esp_drive[300];
 	bool killed;
 };
 
@@ -44,7 +48,38 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static pid_t start_boot(const struct boot_plan *plan, struct job *job)
+/* The QEMU words that give the machine its kernel: QEMU's own loader, or UEFI firmware with
+ * this boot's ESP. -1 with a message in err when the ESP cannot be made. */
+static int kernel_words(const struct boot_plan *plan, struct job *job, const char **argv,
+			size_t *n, char *err, size_t err_cap)
+{
+	if (!plan->uefi) {
+		argv[(*n)++] = "-kernel";
+		argv[(*n)++] = plan->image;
+		argv[(*n)++] = "-append";
+		argv[(*n)++] = plan->append;
+		if (plan->initrd) {
+			argv[(*n)++] = "-initrd";
+			argv[(*n)++] = plan->initrd;
+		}
+		return 0;
+	}
+	if (esp_make(plan->uefi, job->esp, job->vars, plan->image, plan->initrd, plan->append, err,
+		     err_cap))
+		return -1;
+	snprintf(job->code_drive, sizeof(job->code_drive), "if=pflash,format=raw,readonly=on,file=%s",
+		 plan->uefi->code);
+	snprintf(job->vars_drive, sizeof(job->vars_drive), "if=pflash,format=raw,file=%s",
+		 job->vars);
+	snprintf(job->esp_drive, sizeof(job->esp_drive), "file=fat:rw:%s,format=raw", job->esp);
+	const char *words[] = {"-drive", job->code_drive, "-drive", job->vars_drive,
+			       "-drive", job->esp_drive};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		argv[(*n)++] = words[i];
+	return 0;
+}
+
+static pid_t start_boot(const struct boot_plan *plan, struct job *job, char *err, size_t err_cap)
 {
 	char serial[300];
 	snprintf(serial, sizeof(serial), "file:%s", job->log);
@@ -55,15 +90,11 @@ static pid_t start_boot(const struct boot_plan *plan, struct job *job)
 			       "-accel",
 			       "tcg",
 			       "-M",
-			       "pc",
+			       plan->uefi ? ESP_MACHINE : "pc",
 			       "-cpu",
 			       plan->cpu,
 			       "-m",
 			       plan->memory,
-			       "-kernel",
-			       plan->image,
-			       "-append",
-			       plan->append,
 			       "-display",
 			       "none",
 			       "-monitor",
@@ -75,10 +106,8 @@ static pid_t start_boot(const struct boot_plan *plan, struct job *job)
 			       "isa-debug-exit,iobase=0xf4,iosize=0x04"};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		argv[n++] = fixed[i];
-	if (plan->initrd) {
-		argv[n++] = "-initrd";
-		argv[n++] = plan->initrd;
-	}
+	if (kernel_words(plan, job, argv, &n, err, err_cap))
+		return -1;
 	for (size_t i = 0; i < plan->extra_count; i++)
 		argv[n++] = plan->extra[i];
 	argv[n] = NULL;
@@ -94,6 +123,14 @@ static pid_t start_boot(const struct boot_plan *plan, struct job *job)
 		_exit(127);
 	}
 	return pid;
+}
+
+/* What start_boot made besides the log, gone. */
+static void clean_boot(const struct boot_plan *plan, const struct job *job)
+{
+	unlink(job->log);
+	if (plan->uefi)
+		esp_remove(job->esp, job->vars);
 }
 
 static void progress(size_t done, size_t total, time_t start)
@@ -185,7 +222,7 @@ static int finish(const struct boot_plan *plan, struct job *job, int status, boo
 	struct log_summary sum;
 	char why[256];
 	int rc = read_log(job->log, fn, ctx, &sum, buf);
-	unlink(job->log);
+	clean_boot(plan, job);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	const char *failure = job->killed ? "timed out" : judge(plan, &sum, code, why, sizeof(why));
 	if (failure)
@@ -196,18 +233,19 @@ static int finish(const struct boot_plan *plan, struct job *job, int status, boo
 	return rc;
 }
 
-static void kill_all(struct job *jobs, size_t n)
+static void kill_all(const struct boot_plan *plan, struct job *jobs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid > 0) {
 			kill(-jobs[i].pid, SIGKILL);
 			kill(jobs[i].pid, SIGKILL);
 			waitpid(jobs[i].pid, NULL, 0);
-			unlink(jobs[i].log);
+			clean_boot(plan, &jobs[i]);
 		}
 }
 
-int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out)
+int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out,
+	      char *error, size_t error_cap)
 {
 	char dir[] = "/tmp/kslide-stat.XXXXXX";
 	size_t jobs_n = plan->jobs < 1 ? 1 : plan->jobs > JOBS_MAX ? JOBS_MAX : plan->jobs;
@@ -215,6 +253,8 @@ int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct b
 	char *buf = malloc(LOG_LINE_BYTES);
 	memset(out, 0, sizeof(*out));
 	memset(jobs, 0, sizeof(jobs));
+	if (error_cap)
+		error[0] = '\0';
 	if (!buf || !mkdtemp(dir)) {
 		free(buf);
 		return -1;
@@ -235,9 +275,13 @@ int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct b
 			jobs[i].started = time(NULL);
 			jobs[i].killed = false;
 			snprintf(jobs[i].log, sizeof(jobs[i].log), "%s/boot-%zu.log", dir, started);
-			jobs[i].pid = start_boot(plan, &jobs[i]);
+			snprintf(jobs[i].esp, sizeof(jobs[i].esp), "%s/boot-%zu.esp", dir, started);
+			snprintf(jobs[i].vars, sizeof(jobs[i].vars), "%s/boot-%zu.vars", dir,
+				 started);
+			jobs[i].pid = start_boot(plan, &jobs[i], error, error_cap);
 			if (jobs[i].pid < 0) {
 				jobs[i].pid = 0;
+				clean_boot(plan, &jobs[i]);
 				rc = -1;
 				break;
 			}
@@ -260,7 +304,7 @@ int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct b
 			}
 		nanosleep(&(struct timespec){0, POLL_NS}, NULL);
 	}
-	kill_all(jobs, jobs_n);
+	kill_all(plan, jobs, jobs_n);
 	rmdir(dir);
 	free(buf);
 	sigaction(SIGINT, &old_int, NULL);

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tools/stat/esp.h"
+
 struct boot_plan {
 	const char *image;
 	const char *initrd; /* -initrd, or NULL */
@@ -23,6 +25,9 @@ struct boot_plan {
 	size_t extra_count;
 	size_t boots, jobs;
 	unsigned timeout; /* seconds per boot */
+	/* NULL: QEMU's -kernel (and -initrd, -append) on its BIOS machine. Else the image boots
+	 * from an ESP under this firmware (esp.h), each boot with its own ESP and variables. */
+	const struct uefi_plan *uefi;
 };
 
 struct boot_outcome {
@@ -33,7 +38,9 @@ struct boot_outcome {
 /* Called with each line of each finished boot's serial log; nonzero stops the run. */
 typedef int (*boot_line_fn)(void *ctx, const char *line);
 
-/* Run the plan; 0 when it ran to the end (boots may still have failed), -1 on a setup error. */
-int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out);
+/* Run the plan; 0 when it ran to the end (boots may still have failed), -1 on a setup error
+ * (errno set, or a message in 'error' when it is not empty). */
+int boots_run(const struct boot_plan *plan, boot_line_fn fn, void *ctx, struct boot_outcome *out,
+	      char *error, size_t error_cap);
 
 #endif

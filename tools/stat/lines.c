@@ -13,6 +13,17 @@
 #define LINUX_USABLE_PREFIX "kslide-linux: usable="
 #define STUB_USABLE_PREFIX  "kslide: usable=" /* a trial's (kslide.trial, boot/efi_trial.c) */
 #define LINUX_INITRD_PREFIX "kslide-linux: initrd="
+#define LINUX_EFI_MEM_PREFIX "kslide-linux: efi: mem"
+
+/* Linux's names of the memory types that matter here (efi_md_typeattr_format's). */
+static const struct {
+	const char *name;
+	enum efi_mem_kind kind;
+} efi_kinds[] = {
+	{"Conventional", EFI_MEM_CONVENTIONAL},
+	{"Loader Code", EFI_MEM_LOADER_CODE},
+	{"Loader Data", EFI_MEM_LOADER_DATA},
+};
 
 /* The value of " key=" (or "key=" at the line's start) as a string of up to 'cap' - 1 bytes. */
 static int word_value(const char *line, const char *key, char *out, size_t cap)
@@ -150,6 +161,36 @@ int line_parse_initrd(const char *line, struct mem_span *out)
 		return -1;
 	const char *p = line + strlen(LINUX_INITRD_PREFIX);
 	return parse_range(&p, &out->start, &out->end) || !at_line_end(p) ? -1 : 0;
+}
+
+int line_parse_efi_mem(const char *line, struct efi_mem *out)
+{
+	if (strncmp(line, LINUX_EFI_MEM_PREFIX, strlen(LINUX_EFI_MEM_PREFIX)))
+		return -1;
+	char *end;
+	const char *p = line + strlen(LINUX_EFI_MEM_PREFIX);
+	errno = 0;
+	unsigned long index = strtoul(p, &end, 10);
+	if (errno || end == p || index > 0xffffffu || strncmp(end, ": [", 3))
+		return -1;
+	p = end + 3;
+	size_t name = strcspn(p, "|]");
+	while (name && p[name - 1] == ' ')
+		name--;
+	out->index = (unsigned)index;
+	out->kind = EFI_MEM_OTHER;
+	for (size_t i = 0; i < sizeof(efi_kinds) / sizeof(efi_kinds[0]); i++)
+		if (strlen(efi_kinds[i].name) == name && !strncmp(p, efi_kinds[i].name, name))
+			out->kind = efi_kinds[i].kind;
+	const char *range = strstr(p, "] range=[");
+	if (!range)
+		return -1;
+	p = range + strlen("] range=[");
+	uint64_t first, last;
+	if (parse_range(&p, &first, &last) || *p != ']' || last < first || last == UINT64_MAX)
+		return -1;
+	out->span = (struct mem_span){first, last + 1};
+	return 0;
 }
 
 int line_parse_random(const char *line, const char **hex, size_t *len)

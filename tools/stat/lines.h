@@ -58,6 +58,27 @@ int line_parse_image(const char *line, uint64_t *at);
 /* "kslide-linux: initrd=0x<start>-0x<end>": 0 with the span [start, end), else -1. */
 int line_parse_initrd(const char *line, struct mem_span *out);
 
+/* What an EFI memory descriptor is, as far as Linux's EFI stub's KASLR cares. */
+enum efi_mem_kind {
+	EFI_MEM_OTHER,
+	EFI_MEM_CONVENTIONAL, /* EfiConventionalMemory: free */
+	EFI_MEM_LOADER_CODE,  /* EfiLoaderCode: what the stub allocated for the kernel */
+	EFI_MEM_LOADER_DATA,  /* EfiLoaderData: the initrd among others */
+};
+
+struct efi_mem {
+	unsigned index; /* the descriptor's place in the map: memNN */
+	enum efi_mem_kind kind;
+	struct mem_span span; /* [start, end) */
+};
+
+/*
+ * One descriptor of the EFI memory map Linux logs at boot with efi=debug, as init forwards it
+ * (tests/linux/init.c): "kslide-linux: efi: memNN: [Conventional|   |...|UC]
+ * range=[0x<first>-0x<last>] (NMB)", the range inclusive. 0 with *out filled, else -1.
+ */
+int line_parse_efi_mem(const char *line, struct efi_mem *out);
+
 /*
  * "kslide: random=<hex>": 0 with *hex pointing at the digits and *len their count (even),
  * else -1.

@@ -33,6 +33,10 @@ struct linux_kaslr {
 	uint64_t kernel_total_size; /* the vmlinux in memory, _end - _text */
 	uint64_t kernel_map;	    /* virtual minus physical: __START_KERNEL_map or PAGE_OFFSET */
 	uint64_t loaded_at; /* where the loader put the protected-mode code (code32_start) */
+	/* VO__end - VO__text, what misc.c calls kernel_total_size: _end is the end of .brk
+	 * (vmlinux.lds.S), before .init.scratch, which kernel_total_size above (the segments'
+	 * span) includes. 0 when the vmlinux has no .brk section. */
+	uint64_t text_to_end;
 };
 
 /* misc.c's needed_size: max(output_len, kernel_total_size), on x86-64 2 MiB aligned. */

@@ -137,6 +137,32 @@ static int hex_digit(char c)
 	return c <= '9' ? c - '0' : c - 'a' + 10;
 }
 
+/* One descriptor of a boot's EFI map: kept for the first boot that logs one (0), ignored for
+ * later boots and when that boot logs its map again (1): Linux logs it as its stub left it,
+ * and again once it has changed it (efi_reserve_boot_services, the runtime mapping). */
+static int add_efi_mem(struct samples *s, const struct efi_mem *m)
+{
+	if (s->n == 0)
+		return fail(s, "an EFI memory map line before any base line");
+	if (s->has_efi_map && (s->efi_map_boot != s->n - 1 || s->efi_map_done))
+		return 1;
+	if (s->has_efi_map && m->index == 0) {
+		s->efi_map_done = true;
+		return 1;
+	}
+	if (!s->has_efi_map) {
+		s->has_efi_map = true;
+		s->efi_map_boot = s->n - 1;
+	}
+	if (m->index != s->efi_map_count)
+		return fail(s, "EFI memory map line mem%02u where mem%02zu was due", m->index,
+			    s->efi_map_count);
+	if (s->efi_map_count == SAMPLES_EFI_MAP_MAX)
+		return fail(s, "more than %d EFI memory descriptors", SAMPLES_EFI_MAP_MAX);
+	s->efi_map[s->efi_map_count++] = *m;
+	return 0;
+}
+
 static int add_random(struct samples *s, const char *hex, size_t len)
 {
 	s->random_lines++;
@@ -154,6 +180,7 @@ int samples_add_line(struct samples *s, const char *line)
 	struct base_line b;
 	struct linux_report report;
 	struct mem_span spans[SAMPLES_USABLE_MAX], initrd;
+	struct efi_mem mem;
 	size_t count, len;
 	const char *hex;
 	uint64_t image_at;
@@ -171,7 +198,10 @@ int samples_add_line(struct samples *s, const char *line)
 		rc = add_usable(s, spans, count);
 	else if (line_parse_random(line, &hex, &len) == 0)
 		rc = add_random(s, hex, len);
-	else if (!strncmp(line, "kslide: random=", strlen("kslide: random=")))
+	else if (line_parse_efi_mem(line, &mem) == 0) {
+		if ((rc = add_efi_mem(s, &mem)) > 0)
+			return 0;
+	} else if (!strncmp(line, "kslide: random=", strlen("kslide: random=")))
 		return fail(s, "malformed random= line");
 	else
 		return 0;

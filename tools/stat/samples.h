@@ -18,6 +18,7 @@
 
 #define SAMPLES_SOURCE_SETS 16 /* distinct entropy= lists remembered */
 #define SAMPLES_USABLE_MAX  64
+#define SAMPLES_EFI_MAP_MAX 512 /* OVMF's map at -m 1G has about a hundred descriptors */
 
 struct source_set {
 	char names[LINE_SOURCES_MAX];
@@ -41,6 +42,16 @@ struct samples {
 	bool has_image_at;
 	struct mem_span initrd; /* where the loader put it, the same at every boot */
 	size_t initrd_count;	/* 0 or 1: an array of avoided spans for layout_phys_from_map */
+
+	/* The EFI memory map Linux logged (efi=debug; tests/linux/init.c forwards it) at the
+	 * first boot that logged one (its first listing), in its order, and that boot's index in
+ * phys[] and virt[]:
+	 * what Linux's EFI-stub model counts over (linux_efi_kaslr.h). Later boots' maps are
+	 * not kept: each differs from the first only where that boot's kernel lies. */
+	struct efi_mem efi_map[SAMPLES_EFI_MAP_MAX];
+	size_t efi_map_count;
+	size_t efi_map_boot;
+	bool has_efi_map, efi_map_done;
 
 	/* The bases are init's "kslide-linux: _text=" reports (a kernel's own KASLR), not the
 	 * stub's lines; set before the first line. */

@@ -49,11 +49,13 @@
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: uniformity --image IMAGE [--false-alarm F] <LINES\n"
+		"usage: uniformity --image IMAGE [ENTRY] [--false-alarm F] <LINES\n"
 		"       uniformity --slots N --lo ADDR --align A [--vslots N --vlo ADDR --valign A]"
-		" [--false-alarm F] <LINES\n"
+		" [ENTRY] [--false-alarm F] <LINES\n"
 		"       uniformity --simulate MODEL --samples N --slots S --runs R [--false-alarm F]\n"
-		"       uniformity --ad-tail X\n");
+		"       uniformity --ad-tail X\n"
+		"  ENTRY: --entry-lo ADDR --entry-slots N (the entry area's N page slots from ADDR)\n"
+		"         --dmap-lo ADDR --dmap-slots N (the direct map's N 1 GiB slots from ADDR)\n");
 	return 2;
 }
 

@@ -484,15 +484,16 @@ static void test_overlapping_fields_in_group_are_format_error(void **state)
 	assert_int_equal(reloc_validate(adjacent, sizeof(adjacent), IMAGE_SIZE, NULL), KS_OK);
 }
 
-/* The run reads a word of gaps at once (lib/reloc.c): a gap below the width or a longer form
- * at any byte of it must still be seen, in each kind. */
+/* The run reads a word of gaps at once (lib/reloc.c) where the limit is far enough for all of
+ * them: a gap below the width or a longer form at any byte of it must still be seen, in each
+ * kind. */
 static void test_a_bad_gap_amid_a_word_of_short_gaps_is_seen(void **state)
 {
 	(void)state;
 	static const uint8_t kinds[] = { RELOC_ADD32S, RELOC_ADD64 };
 	for (size_t k = 0; k < sizeof(kinds); k++) {
 		for (size_t bad = 1; bad < 12; bad++) {
-			uint8_t image[512];
+			static uint8_t image[4096];
 			fill_pattern(image, sizeof(image));
 			for (size_t i = 0; i < sizeof(image); i += 4)
 				store32(image + i, 0x1000u * (uint32_t)i);
@@ -597,6 +598,20 @@ static void test_add32s_out_of_int32_range_overflows(void **state)
 	put_group(&t, RELOC_ADD32S, (uint64_t[]){ 8 }, 1);
 	apply_expect(image, sizeof(image), &t, 1, KS_OK);
 	assert_int_equal(load32(image + 8), 0);
+
+	/* The same at a group's later fields, which the stream's run judges by the addition's
+	 * overflow (lib/reloc.c), each way. */
+	const uint64_t eight[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
+	for (size_t i = 0; i < 8; i++)
+		store32(image + eight[i], 0x1000u * (uint32_t)i);
+	store32(image + 20, 0x7ffff800);
+	t.len = 0;
+	put_group(&t, RELOC_ADD32S, eight, 8);
+	apply_expect(image, sizeof(image), &t, 0x800, KS_EOVERFLOW);
+	store32(image + 20, 0x80000400); /* INT32_MIN + 0x400 */
+	apply_expect(image, sizeof(image), &t, -0x401, KS_EOVERFLOW);
+	apply_expect(image, sizeof(image), &t, -0x400, KS_OK);
+	assert_int_equal(load32(image + 20), 0x80000000u);
 }
 
 /* Linux's inverse 32-bit class: a PC-relative field to something that stays put moves back. */

@@ -225,14 +225,15 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 multiboot2 pvh slots zstd lz4
+FUZZ_NAMES := elf reloc image shuffle multiboot1 multiboot2 pvh slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 # -lcrypto: kslide-pack --sign (tools/pack/authenticode.c, signer.c).
 FUZZ_LIBS_elf := -lelf -lcrypto
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
-FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c lib/shuffle.c lib/uniform.c
+FUZZ_SRCS_shuffle := lib/shuffle.c lib/uniform.c
 # The boot-information parsers read the input as physical memory (tests/fuzz/fake_boot_memory.h).
 FUZZ_FAKE_MEMORY := tests/unit/support/fake_memory.c
 FUZZ_SRCS_multiboot1 := $(FUZZ_FAKE_MEMORY) boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "lib/log2.h"
 #include "lib/unaligned.h"
 #include "tools/pack/authenticode.h"
 #include "tools/pack/base_window.h"
@@ -257,6 +258,27 @@ static void report(const char *in, const char *out, const struct input *i,
 		describe_linux(&i->li, stderr);
 	if (ch->verbose)
 		describe_image(&i->k, img, opt, handoff_why, &i->mb, stderr);
+	if (ch->verbose && i->shuffle.table) {
+		/* log2(N!): the layouts a boot draws among, each equally likely; the factors
+		 * multiplied while they fit, so that few roundings add up */
+		uint64_t bits = 0, product = 1;
+		for (uint64_t n = 2; n <= i->shuffle.unit_count; n++) {
+			if (product > UINT64_MAX / n) {
+				bits += log2_fixed(product);
+				product = 1;
+			}
+			product *= n;
+		}
+		bits += log2_fixed(product);
+		fprintf(stderr, "shuffle: %zu function sections, %zu references to follow (%zu "
+				"within one section left alone), %zu table bytes; region %llu bytes, "
+				"the worst order needs %llu; log2(%zu!) = %llu.%02llu bits\n",
+			i->shuffle.unit_count, i->shuffle.reloc_count, i->shuffle.same_unit,
+			i->shuffle.size, (unsigned long long)i->shuffle.region_size,
+			(unsigned long long)i->shuffle.worst_size, i->shuffle.unit_count,
+			(unsigned long long)(bits / LOG2_ONE),
+			(unsigned long long)(bits % LOG2_ONE * 100 / LOG2_ONE));
+	}
 }
 
 static int pack(const char *in, const char *out, struct pack_options *opt,

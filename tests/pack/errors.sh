@@ -1289,12 +1289,12 @@ SECTIONS {
 }" --emit-relocs
 expect_fail "--shuffle with .data between function sections" \
 	"section .data lies among the function sections" --shuffle "$T/shuffle-among.elf"
-# A 16-bit absolute reference to a function section: no type the shuffle (or the base
+# A 16-bit PC-relative reference to a function section: no type the shuffle (or the base
 # relocation) can follow.
-kernel shuffle-r16 "$ASM_UNITS
-	.word b" "$LDS_UNITS" --emit-relocs --unique=.text.*
-expect_fail "--shuffle with an R_386_16 to a function section" \
-	"unsupported relocation type R_386_16" --shuffle "$T/shuffle-r16.elf"
+kernel shuffle-pc16 "$ASM_UNITS
+	.word b - ." "$LDS_UNITS" --emit-relocs --unique=.text.*
+expect_fail "--shuffle with an R_386_PC16 to a function section" \
+	"unsupported relocation type R_386_PC16" --shuffle "$T/shuffle-pc16.elf"
 expect_fail "--shuffle on an x86-64 kernel" "only i386 kernels are supported yet" \
 	--shuffle "$B/x86_64/kernel.elf"
 

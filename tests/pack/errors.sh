@@ -1242,13 +1242,15 @@ b:	movl $a, %eax
 	.data
 	.long b
 '
-# ld --unique=.text.* puts them after .text; .data a page further on leaves room.
+# ld --unique=.text.* puts them after .text; .data a page further on, in the same segment,
+# leaves room.
 LDS_UNITS='
 ENTRY(_start)
+PHDRS { all PT_LOAD FLAGS(7); }
 SECTIONS {
 	. = 0x100000;
-	.text : { *(.text) }
-	.data ALIGN(0x1000) + 0x1000 : { *(.data) }
+	.text : { *(.text) } :all
+	.data ALIGN(0x1000) + 0x1000 : { *(.data) } :all
 }'
 kernel shuffle-ok "$ASM_UNITS" "$LDS_UNITS" --emit-relocs --unique=.text.*
 if "$PACK" --shuffle -o "$T/shuffle-ok.img" "$T/shuffle-ok.elf" 2>"$T/stderr"; then
@@ -1289,6 +1291,18 @@ SECTIONS {
 }" --emit-relocs
 expect_fail "--shuffle with .data between function sections" \
 	"section .data lies among the function sections" --shuffle "$T/shuffle-among.elf"
+kernel shuffle-split "$ASM_UNITS" "
+ENTRY(_start)
+PHDRS { one PT_LOAD FLAGS(5); two PT_LOAD FLAGS(5); rw PT_LOAD FLAGS(6); }
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) } :one
+	.text.a : { *(.text.a) } :one
+	.text.b ALIGN(0x1000) : { *(.text.b) . += 0x1000; } :two
+	.data ALIGN(0x1000) : { *(.data) } :rw
+}" --emit-relocs
+expect_fail "--shuffle with function sections in two segments" \
+	"the function sections span more than one segment" --shuffle "$T/shuffle-split.elf"
 # A 16-bit PC-relative reference to a function section: no type the shuffle (or the base
 # relocation) can follow.
 kernel shuffle-pc16 "$ASM_UNITS

@@ -5,7 +5,8 @@
  * section named .text.* (gcc -ffunction-sections; ld --unique=.text.*, or a script that lists
  * them). What does not move: plain .text, the section holding the entry point, anything that
  * is not a function section. The region is the units' span from the first unit up to the next
- * other section (or the end of the file bytes); nothing else may lie inside it.
+ * other section (or the end of their segment's file bytes); nothing else may lie inside it,
+ * and one segment must hold it all.
  *
  * References come from the --emit-relocs sections, whose symbols say which section each one
  * names (the symbol's section decides, never the value stored). Checked: every relocation that
@@ -153,6 +154,21 @@ static int find_region(struct context *c, uint64_t *start, uint64_t *end)
 	*start = first->offset;
 	*end = c->k->file_size;
 	const char *next = "the end of the kernel's file bytes";
+	/* One segment holds them all and the room after them: a unit moved into another could
+	 * land in memory its kernel maps without execute permission. */
+	for (size_t i = 0; i < c->k->segment_count; i++) {
+		const struct kernel_segment *seg = &c->k->segments[i];
+		if (*start - seg->offset >= seg->file_size)
+			continue;
+		if (units_end > seg->offset + seg->file_size)
+			return pack_fail(c->err, c->err_cap,
+					 "--shuffle: the function sections span more than one "
+					 "segment: link them into one");
+		if (seg->offset + seg->file_size < *end) {
+			*end = seg->offset + seg->file_size;
+			next = "the end of their segment";
+		}
+	}
 	for (size_t i = 1; i < c->section_count; i++) {
 		const struct section *s = &c->sections[i];
 		if (!s->placed || s->unit >= 0)

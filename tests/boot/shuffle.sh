@@ -4,8 +4,10 @@
 # order its functions ended up in. BOOTS boots under QEMU's Multiboot loader must each pass
 # with shuffled= on the stub's line, no two of them in the same order (16 functions: two
 # uniform draws agree with probability 1/16!); one boot with nokaslr must pass with shuffled=0
-# and the link order (nm's). With CHECKER (tests/boot/uniformity.c), the position of op0
-# among the 16 over the BOOTS boots is judged uniform over its 16 places.
+# and the link order (nm's); a zstd-compressed copy must pass too; a copy whose table is
+# damaged (its checksum made to match) must be refused with a message. With CHECKER
+# (tests/boot/uniformity.c), the position of op0 among the 16 over the BOOTS boots is judged
+# uniform over its 16 places.
 # usage: shuffle.sh BUILD_DIR BOOTS [CHECKER]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,6 +62,26 @@ if [ "$(order "$work/nokaslr")" = "$link" ]; then
 	ok "nokaslr keeps the link order ($link)"
 else
 	not_ok "nokaslr: order '$(order "$work/nokaslr")', linked '$link'"
+fi
+
+# The shuffle after a compressed payload is decoded into place: one boot of a zstd copy.
+if "$B/bin/kslide-pack" --shuffle --compress zstd -o "$work/zstd.img" "$E/kernel.elf" \
+	2>"$work/zstd.err" && "$here/qemu-boot.sh" -e 'shuffle-example: pass' \
+	-e ' shuffled=[1-9]' "$work/zstd.img" >"$work/zstd.out" 2>>"$work/zstd.err"; then
+	ok "the zstd-compressed copy passes too"
+else
+	not_ok "the zstd-compressed copy"
+	tail -n 20 "$work/zstd.err" | sed 's/^/#  | /'
+fi
+
+# A damaged table whose checksum is made to match: refused with a message, never a hang.
+if python3 "$here/patch-image.py" "$E/kernel.img" "$work/bad.img" --flip shuffle:5 --crc &&
+	"$here/qemu-boot.sh" -H -e 'kslide: error: .*shuffle table' "$work/bad.img" \
+		>/dev/null 2>"$work/bad.err"; then
+	ok "a bad shuffle table is refused with a message, the machine reset"
+else
+	not_ok "a bad shuffle table is not refused as it should be"
+	tail -n 20 "$work/bad.err" | sed 's/^/#  | /'
 fi
 
 if [ -n "$checker" ]; then

@@ -1,6 +1,7 @@
 /*
  * The stub's policy: check the image, learn the machine from the boot loader, gather entropy,
- * pick a base uniformly among every slot, move the kernel there, relocate it, describe the
+ * pick a base uniformly among every slot, move the kernel there, relocate it (and, packed with
+ * --shuffle, lay its function sections out in a random order), describe the
  * result in boot_info and enter the kernel the way its handoff says. On x86-64 the virtual
  * base is a second, independent draw over the window the image declares (virt_min..virt_max);
  * on i386 it follows the physical base.
@@ -149,11 +150,12 @@ const struct entry_regs *stub_main(const struct boot_entry *entry)
 		return NULL;
 	}
 	random_dump(stub_env.cmdline, stub_cmdline_length(), &rng);
+	shuffle_take_key(&rng, flags & KSLIDE_BOOT_RANDOMIZED);
 	/* Nothing is drawn after this: the key that made the bases and the seed goes now. The
 	 * stack it lay on is wiped by the entry code (boot/<arch>/entry.S) before the jump. */
 	rng_wipe(&rng);
 	struct kernel_mapping mapping;
-	if (relocate_kernel(&boot_info, &mapping) != KS_OK)
+	if (relocate_kernel(&boot_info, &mapping) != KS_OK || shuffle_kernel(&boot_info) != KS_OK)
 		return NULL;
 	struct handoff_context ctx = {
 		.image = &image_header,

@@ -6,6 +6,7 @@
  *   boot/stub_slots.c     the memory map to slots, and memory lent to the mapping and handoffs
  *   boot/stub_choose.c    the base policy: entropy, the physical and the virtual draw
  *   boot/stub_relocate.c  moving (or decoding) and relocating the kernel
+ *   boot/stub_shuffle.c   the function sections in a random order (kslide-pack --shuffle)
  *   boot/stub_report.c    boot_info, the report line, the entropy credit check
  *   boot/stub_image.c     the image as its loader loaded it
  */
@@ -70,6 +71,13 @@ int choose_virt(bool randomize, const struct placement *chosen, uint64_t phys, s
 
 /* stub_relocate.c: the kernel at bi's bases, mapped, moved and relocated. */
 int relocate_kernel(struct kslide_bootinfo *bi, struct kernel_mapping *mapping);
+
+/* stub_shuffle.c: the order's key taken from rng (before it is wiped) when randomize; then,
+ * after relocate_kernel, the units shuffled (an image with KSLIDE_IMAGE_SHUFFLE). KS_OK, or
+ * an error already said. shuffle_report: units shuffled, -1 for an image without a table. */
+void shuffle_take_key(struct rng *rng, bool randomize);
+int shuffle_kernel(const struct kslide_bootinfo *bi);
+int shuffle_report(void);
 
 /* stub_report.c */
 void report_boot_info(uint64_t base, uint64_t slots, const struct virt_choice *virt, uint32_t flags,

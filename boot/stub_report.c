@@ -80,7 +80,10 @@ void report_line(const struct kslide_bootinfo *bi, const struct entropy_report *
 	console_print(" align=0x%llx", (unsigned long long)bi->align);
 	if (bi->virt_align && bi->virt_align != bi->align)
 		console_print(" valign=0x%llx", (unsigned long long)bi->virt_align);
-	console_print(" entropy=%s credited=%u\n", sources, (unsigned)report->credited_bits);
+	console_print(" entropy=%s credited=%u", sources, (unsigned)report->credited_bits);
+	if (shuffle_report() >= 0) /* an image packed with --shuffle: how many units moved */
+		console_print(" shuffled=%u", (unsigned)shuffle_report());
+	console_print("\n");
 }
 
 void report_usable_map(void)

@@ -4,6 +4,7 @@
 #include "lib/image.h"
 #include "lib/crc32.h"
 #include "lib/errors.h"
+#include "lib/shuffle.h"
 #include "lib/word_sums.h"
 
 _Static_assert(offsetof(struct kslide_image_header, stub_sum) == KSLIDE_HEADER_STUB_SUM,
@@ -49,7 +50,24 @@ uint32_t image_checksum_with(const uint8_t *image, const struct kslide_image_hea
 	copy.checksum = 0;
 	uint32_t crc = crc32(0, &copy, sizeof(copy));
 	crc = crc32(crc, image + header->relocs_offset, header->relocs_stored_size);
-	return crc32(crc, image + header->handoff_data_offset, header->handoff_data_size);
+	crc = crc32(crc, image + header->handoff_data_offset, header->handoff_data_size);
+	uint64_t tail = image_shuffle_offset(header);
+	return crc32(crc, image + tail, header->image_file_size - tail);
+}
+
+uint64_t image_shuffle_offset(const struct kslide_image_header *header)
+{
+	if (!(header->flags & KSLIDE_IMAGE_SHUFFLE))
+		return header->image_file_size;
+	return header->handoff_data_offset + header->handoff_data_size;
+}
+
+int image_shuffle_table(const uint8_t *image, const struct kslide_image_header *h,
+			struct shuffle_table *t, const char **why)
+{
+	uint64_t at = image_shuffle_offset(h);
+	return shuffle_parse(image + at, (size_t)(h->image_file_size - at), h->payload_mem_size,
+			     h->entry_offset, t, why);
 }
 
 void image_payload_sums(const uint8_t *image, const struct kslide_image_header *header,
@@ -88,6 +106,13 @@ static int check_layout(uint64_t available, const struct kslide_image_header *h,
 		return fail(why, "relocation runs do not fit the table and its codec");
 	if (!inside(h->handoff_data_offset, h->handoff_data_size, h->image_file_size))
 		return fail(why, "handoff data lies outside the image");
+	/* The shuffle table is the image's tail, after the handoff data and after every other
+	 * part (kslide-pack writes them in that order). */
+	if ((h->flags & KSLIDE_IMAGE_SHUFFLE) &&
+	    (h->payload_offset + h->payload_stored_size > h->handoff_data_offset ||
+	     h->relocs_offset + h->relocs_stored_size > h->handoff_data_offset ||
+	     h->handoff_data_offset + h->handoff_data_size >= h->image_file_size))
+		return fail(why, "shuffle table does not follow the image's other parts");
 	if (h->payload_mem_size < h->payload_file_size || h->payload_mem_size == 0)
 		return fail(why, "payload memory size is smaller than its file size");
 	if (h->memory_size < h->payload_mem_size)
@@ -140,5 +165,8 @@ int image_verify_with(const uint8_t *image, uint64_t available,
 		rc = check_placement(h, why);
 	if (rc == KS_OK && image_checksum_with(image, h, crc) != h->checksum)
 		return fail(why, IMAGE_CORRUPT);
+	struct shuffle_table table;
+	if (rc == KS_OK && (h->flags & KSLIDE_IMAGE_SHUFFLE))
+		rc = image_shuffle_table(image, h, &table, why);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "include/kslide/image.h"
 #include "lib/crc32.h"
+#include "lib/shuffle.h"
 #include "lib/word_sums.h"
 
 #define IMAGE_MIN_ALIGN 0x1000u /* kernels rely on page-aligned sections */
@@ -35,7 +36,7 @@ int image_verify_with(const uint8_t *image, uint64_t available,
 void image_stub_sums(const uint8_t *from, size_t size, uint32_t *sum, uint32_t *sum_of_sums);
 
 /* The checksum image_verify expects: CRC-32 of the header (checksum field as 0), the
- * relocation table as stored and the handoff data. */
+ * relocation table as stored, the handoff data and the shuffle table (if any). */
 uint32_t image_checksum(const uint8_t *image, const struct kslide_image_header *header);
 uint32_t image_checksum_with(const uint8_t *image, const struct kslide_image_header *header,
 			     crc32_fn *crc);
@@ -48,5 +49,14 @@ void image_payload_sums(const uint8_t *image, const struct kslide_image_header *
 /* Whether sums are the header's payload_sum and payload_sum_of_sums. */
 int image_payload_sums_match(const struct kslide_image_header *header,
 			     const struct word_sums *sums);
+
+/* Where the shuffle table starts: after the handoff data with KSLIDE_IMAGE_SHUFFLE, else
+ * image_file_size (an empty tail). For a header whose layout image_verify checked. */
+uint64_t image_shuffle_offset(const struct kslide_image_header *header);
+
+/* The shuffle table of a verified image with KSLIDE_IMAGE_SHUFFLE, parsed (lib/shuffle.h):
+ * KS_OK, or KS_EFORMAT with *why. image_verify has already done this once. */
+int image_shuffle_table(const uint8_t *image, const struct kslide_image_header *header,
+			struct shuffle_table *t, const char **why);
 
 #endif

@@ -210,15 +210,17 @@ ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
 
 #### the example kernels (docs/kernel-authors.md), each by its own Makefile ####
 # minimal-i386 speaks kslide's boot info; multiboot1 and multiboot2 are tutorial kernels that
-# know nothing of kslide (tests/boot/multiboot.sh).
-EXAMPLES := minimal-i386 multiboot1 multiboot2 multiboot2-x86_64
+# know nothing of kslide (tests/boot/multiboot.sh); shuffle-i386's functions move at every boot
+# (kslide-pack --shuffle; tests/boot/shuffle.sh).
+EXAMPLES := minimal-i386 multiboot1 multiboot2 multiboot2-x86_64 shuffle-i386
 EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img \
 	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img \
-	$(BUILD)/examples/multiboot2-x86_64/kernel.img
+	$(BUILD)/examples/multiboot2-x86_64/kernel.img $(BUILD)/examples/shuffle-i386/kernel.img
 $(BUILD)/examples/minimal-i386/example.img: EXAMPLE := minimal-i386
 $(BUILD)/examples/multiboot1/kernel.img: EXAMPLE := multiboot1
 $(BUILD)/examples/multiboot2/kernel.img: EXAMPLE := multiboot2
 $(BUILD)/examples/multiboot2-x86_64/kernel.img: EXAMPLE := multiboot2-x86_64
+$(BUILD)/examples/shuffle-i386/kernel.img: EXAMPLE := shuffle-i386
 $(EXAMPLE_IMAGES): $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
 		$(foreach e,$(EXAMPLES) common,$(wildcard examples/$(e)/*.[chS] examples/$(e)/*.ld \
 		examples/$(e)/Makefile))
@@ -231,14 +233,15 @@ FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS := 10
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -I. -D_DEFAULT_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES := elf reloc image multiboot1 multiboot2 pvh slots zstd lz4
+FUZZ_NAMES := elf reloc image shuffle multiboot1 multiboot2 pvh slots zstd lz4
 FUZZ_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 # What each target links besides its harness; every binary is one clang run over sources.
 FUZZ_SRCS_elf := $(PACK_LIB_SRCS) $(LIB_SRCS)
 # -lcrypto: kslide-pack --sign (tools/pack/authenticode.c, signer.c).
 FUZZ_LIBS_elf := -lelf -lcrypto
 FUZZ_SRCS_reloc := lib/reloc.c lib/reloc_disjoint.c lib/word_sums.c
-FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c
+FUZZ_SRCS_image := lib/image.c lib/crc32.c lib/word_sums.c lib/shuffle.c lib/uniform.c
+FUZZ_SRCS_shuffle := lib/shuffle.c lib/uniform.c
 # The boot-information parsers read the input as physical memory (tests/fuzz/fake_boot_memory.h).
 FUZZ_FAKE_MEMORY := tests/unit/support/fake_memory.c
 FUZZ_SRCS_multiboot1 := $(FUZZ_FAKE_MEMORY) boot/multiboot1.c boot/bootenv.c boot/multiboot1_to_2.c boot/acpi_rsdp.c \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "include/kslide/image.h"
+#include "lib/log2.h"
 #include "lib/unaligned.h"
 #include "tools/pack/authenticode.h"
 #include "tools/pack/base_window.h"
@@ -21,6 +22,7 @@
 #include "tools/pack/compress.h"
 #include "tools/pack/container.h"
 #include "tools/pack/describe.h"
+#include "tools/pack/fail.h"
 #include "tools/pack/image_writer.h"
 #include "tools/pack/kernel_elf.h"
 #include "tools/pack/kernel_limits.h"
@@ -30,6 +32,7 @@
 #include "tools/pack/multiboot_header.h"
 #include "tools/pack/numbers.h"
 #include "tools/pack/policy.h"
+#include "tools/pack/shuffle_units.h"
 #include "tools/pack/signer.h"
 #include "tools/pack/single_slide.h"
 
@@ -105,6 +108,16 @@ static void usage(FILE *to)
 		"                          signature\n"
 		"      --key-pass FILE     with --sign: an encrypted KEY's passphrase, FILE's first\n"
 		"                          line\n"
+		"      --shuffle           i386: move the kernel's function sections into a random\n"
+		"                          order at every boot as well (gcc -ffunction-sections,\n"
+		"                          each .text.* its own section in the link, e.g. ld\n"
+		"                          --unique=.text.*, and --emit-relocs); refused with the\n"
+		"                          reason when it cannot be proven safe: no separate\n"
+		"                          function sections, a relocation type it does not know,\n"
+		"                          another section among them, or too little room after them\n"
+		"                          for the worst order (each one's size plus its alignment\n"
+		"                          less one). Not checked: PC-relative references leaving a\n"
+		"                          function section without a relocation (hand-written code)\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
 		"  -h, --help              show this help\n"
@@ -131,7 +144,8 @@ static int error(const char *file, const char *fmt, ...)
  * *is_linux), whose handoff data is its setup header. 0, or 1 after a message.
  */
 static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note *note,
-		       struct multiboot_requests *mb, struct linux_image *li, bool *is_linux)
+		       struct multiboot_requests *mb, struct linux_image *li, bool *is_linux,
+		       struct shuffle_units *shuffle)
 {
 	size_t len;
 	char err[512];
@@ -159,6 +173,13 @@ static int read_kernel(const char *in, struct kernel_elf *k, struct kernel_note 
 				multiboot_requests_read(buf, len, mb, err, sizeof(err)))) {
 		rc = error(in, "%s", err);
 		kernel_elf_free(k);
+	} else if (shuffle && (*is_linux ? pack_fail(err, sizeof(err), "--shuffle: Linux's "
+								      "bzImage is not built with "
+								      "separate function sections")
+					 : shuffle_units_read(buf, len, k, shuffle, err,
+							      sizeof(err)))) {
+		rc = error(in, "%s", err);
+		kernel_elf_free(k);
 	}
 	free(buf);
 	return rc;
@@ -179,6 +200,7 @@ struct input {
 	struct multiboot_requests mb;
 	struct linux_image li;
 	bool is_linux;
+	struct shuffle_units shuffle; /* --shuffle's table, else empty */
 };
 
 /* The packing policy (tools/pack/policy.h) on this kernel: the handoff, the defaults, the
@@ -236,14 +258,38 @@ static void report(const char *in, const char *out, const struct input *i,
 		describe_linux(&i->li, stderr);
 	if (ch->verbose)
 		describe_image(&i->k, img, opt, handoff_why, &i->mb, stderr);
+	if (ch->verbose && i->shuffle.table) {
+		/* log2(N!): the layouts a boot draws among, each equally likely; the factors
+		 * multiplied while they fit, so that few roundings add up */
+		uint64_t bits = 0, product = 1;
+		for (uint64_t n = 2; n <= i->shuffle.unit_count; n++) {
+			if (product > UINT64_MAX / n) {
+				bits += log2_fixed(product);
+				product = 1;
+			}
+			product *= n;
+		}
+		bits += log2_fixed(product);
+		fprintf(stderr, "shuffle: %zu function sections, %zu references to follow (%zu "
+				"within one section left alone), %zu table bytes; region %llu bytes, "
+				"the worst order needs %llu; log2(%zu!) = %llu.%02llu bits\n",
+			i->shuffle.unit_count, i->shuffle.reloc_count, i->shuffle.same_unit,
+			i->shuffle.size, (unsigned long long)i->shuffle.region_size,
+			(unsigned long long)i->shuffle.worst_size, i->shuffle.unit_count,
+			(unsigned long long)(bits / LOG2_ONE),
+			(unsigned long long)(bits % LOG2_ONE * 100 / LOG2_ONE));
+	}
 }
 
 static int pack(const char *in, const char *out, struct pack_options *opt,
 		const struct pack_choices *ch, const struct signer *signer)
 {
 	struct input i = { .is_linux = false };
-	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux))
+	if (read_kernel(in, &i.k, &i.note, &i.mb, &i.li, &i.is_linux,
+			ch->shuffle ? &i.shuffle : NULL))
 		return 1;
+	opt->shuffle_table = i.shuffle.table;
+	opt->shuffle_table_size = i.shuffle.size;
 	const char *handoff_why;
 	if (ch->verbose) /* what it found, before anything is refused */
 		describe_kernel(&i.k, stderr);
@@ -274,13 +320,14 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (!rc)
 		report(in, out, &i, &img, opt, ch, handoff_why);
 	free(img.bytes);
+	free(i.shuffle.table);
 	kernel_elf_free(&i.k);
 	return rc;
 }
 
 enum { OPT_ALIGN = 256, OPT_MIN, OPT_MAX, OPT_VIRT_ALIGN, OPT_NOKASLR, OPT_STATS, OPT_VIRT_RANGE,
        OPT_HANDOFF, OPT_COMPRESS, OPT_FORMAT, OPT_DEBUG_PLACEMENT, OPT_KSLIDE_TAG, OPT_SIGN,
-       OPT_CERT, OPT_KEY_PASS };
+       OPT_CERT, OPT_KEY_PASS, OPT_SHUFFLE };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, 0, 'o' },
@@ -299,6 +346,7 @@ static const struct option longopts[] = {
 	{ "sign", required_argument, 0, OPT_SIGN },
 	{ "cert", required_argument, 0, OPT_CERT },
 	{ "key-pass", required_argument, 0, OPT_KEY_PASS },
+	{ "shuffle", no_argument, 0, OPT_SHUFFLE },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, 'V' },
@@ -393,6 +441,7 @@ static int parse_options(int argc, char **argv, struct pack_options *opt, struct
 		case OPT_CERT: ch->sign_cert = optarg; break;
 		case OPT_KEY_PASS: ch->key_pass = optarg; break;
 		case OPT_STATS: ch->stats = 1; break;
+		case OPT_SHUFFLE: ch->shuffle = 1; break;
 		case 'v': ch->verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kslide-pack %s\n", KSLIDE_VERSION); return 0;

@@ -2,7 +2,7 @@
  * The packed image kslide-pack writes and the stub reads (docs/format.md).
  *
  *   file offset 0                                                          image_file_size
- *   | stub: Multiboot headers, this header, code, data, zeroed bss | payload | relocs | data |
+ *   | stub: Multiboot headers, this header, code, data, zeroed bss | payload | relocs | data | shuffle |
  *   ^ loaded at the stub's link address by the boot loader
  *
  * The payload is the kernel's loadable bytes as they sit in memory from link_phys_base
@@ -72,6 +72,11 @@
  * image carries both headers), the Multiboot handoff gives it Multiboot 2 information
  * translated from the loader's (boot/multiboot1_to_2.h) */
 #define KSLIDE_IMAGE_MULTIBOOT2_KERNEL (1u << 3)
+/* The image ends in a shuffle table (lib/shuffle.h; kslide-pack --shuffle): the bytes after
+ * the handoff data up to image_file_size, covered by the checksum. The stub lays the kernel's
+ * function sections out in a random order at every boot. Without the flag nothing follows
+ * the handoff data, so an image without --shuffle is laid out as before. */
+#define KSLIDE_IMAGE_SHUFFLE (1u << 4)
 
 
 struct kslide_image_header {
@@ -114,7 +119,8 @@ struct kslide_image_header {
 	uint32_t stub_sum_of_sums;
 
 	/* CRC-32 (lib/crc32.h) of this header with checksum = 0, then the relocation table as
-	 * stored (relocs_stored_size bytes), then the handoff data. */
+	 * stored (relocs_stored_size bytes), then the handoff data, then the shuffle table (the
+	 * rest of the image: KSLIDE_IMAGE_SHUFFLE; none without it). */
 	uint32_t checksum;
 
 	/* The payload as stored. With a codec, payload_stored_size bytes at payload_offset decode

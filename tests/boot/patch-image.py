@@ -12,7 +12,8 @@ usage: patch-image.py IN OUT [--set FIELD=VALUE] [--add FIELD=DELTA]
                              [--flip payload|relocs|stub:N] [--last-field VALUE]
                              [--mb FIELD=VALUE] [--mb2-min ADDRESS] [--enter-with-magic VALUE]
                              [--truncate BYTES] [--sums] [--crc]
-  --flip PART:N       invert byte N of the payload or relocation table as stored, or of the
+  --flip PART:N       invert byte N of the payload, relocation table as stored or shuffle
+                      table (kslide-pack --shuffle), or of the
                       stub's self-checked part (from the end of the kslide header; a negative N
                       counts back from the payload, which follows the stub within 16 bytes; for
                       the payload, a negative N counts back from its stored end)
@@ -48,6 +49,7 @@ FIELDS = [("version", 8, "<I"), ("header_size", 12, "<I"), ("flags", 16, "<I"),
           ("relocs_runs_size", 216, "<Q")]
 HEADER_SIZE = 224
 CHECKSUM = 180
+SHUFFLE_FLAG = 1 << 4  # KSLIDE_IMAGE_SHUFFLE (include/kslide/image.h)
 MULTIBOOT = {"load_addr": 16, "load_end_addr": 20, "bss_end_addr": 24}
 MB1_HEADER_ADDR, MB1_ENTRY_ADDR = 12, 28
 MB2_HEADER_MAGIC, MB2_HEADER_LENGTH, MB2_SEARCH = 0xE85250D6, 8, 32768  # Multiboot2 spec 3.1.1
@@ -85,7 +87,15 @@ def checksum(img, hdr):
                         ("handoff_data_offset", "handoff_data_size")):
         a, n = get(img, hdr, start), get(img, hdr, size)
         crc = zlib.crc32(img[a:a + n], crc)
-    return crc
+    return zlib.crc32(img[shuffle_offset(img, hdr):get(img, hdr, "image_file_size")], crc)
+
+
+def shuffle_offset(img, hdr):
+    """Where the shuffle table starts: after the handoff data with KSLIDE_IMAGE_SHUFFLE
+    (kslide-pack --shuffle), else the image's end (lib/image.c image_shuffle_offset)."""
+    if get(img, hdr, "flags") & SHUFFLE_FLAG:
+        return get(img, hdr, "handoff_data_offset") + get(img, hdr, "handoff_data_size")
+    return get(img, hdr, "image_file_size")
 
 
 def word_sums(data):
@@ -225,6 +235,8 @@ def main(argv):
             n = int(n, 0)
             if part == "stub":  # from the header's end; negative: back from the payload
                 base = hdr + HEADER_SIZE if n >= 0 else get(img, hdr, "payload_offset")
+            elif part == "shuffle":  # the shuffle table at the image's tail
+                base = shuffle_offset(img, hdr)
             elif part == "payload" and n < 0:  # back from the stored payload's end
                 base = get(img, hdr, "payload_offset") + get(img, hdr, "payload_stored_size")
             else:

@@ -1220,5 +1220,97 @@ else
 	not_ok "-o a dangling symbolic link" "not refused, or something was written"
 fi
 
+#### --shuffle: function sections that cannot be proven safe to move are refused ####
+# Two function sections (16-byte aligned, as gcc's): the entry in .text calls a, a calls b, b
+# takes a's address, .data holds b's.
+ASM_UNITS='
+	.text
+	.globl _start
+_start:	call a
+1:	hlt
+	jmp 1b
+	.section .text.a,"ax",@progbits
+	.p2align 4
+	.globl a
+a:	call b
+	ret
+	.section .text.b,"ax",@progbits
+	.p2align 4
+	.globl b
+b:	movl $a, %eax
+	ret
+	.data
+	.long b
+'
+# ld --unique=.text.* puts them after .text; .data a page further on, in the same segment,
+# leaves room.
+LDS_UNITS='
+ENTRY(_start)
+PHDRS { all PT_LOAD FLAGS(7); }
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) } :all
+	.data ALIGN(0x1000) + 0x1000 : { *(.data) } :all
+}'
+kernel shuffle-ok "$ASM_UNITS" "$LDS_UNITS" --emit-relocs --unique=.text.*
+if "$PACK" --shuffle -o "$T/shuffle-ok.img" "$T/shuffle-ok.elf" 2>"$T/stderr"; then
+	ok "--shuffle packs a kernel with two function sections and room after them"
+else
+	not_ok "--shuffle on a good kernel" "refused"
+fi
+expect_fail "--shuffle without function sections" "no separate function sections" \
+	--shuffle "$T/good.elf"
+kernel shuffle-one '
+	.text
+	.globl _start
+_start:	call a
+	.section .text.a,"ax",@progbits
+	.globl a
+a:	ret
+' "$LDS_UNITS" --emit-relocs --unique=.text.*
+expect_fail "--shuffle with one function section" "only one separate function section" \
+	--shuffle "$T/shuffle-one.elf"
+# .data right after them: no room for the worst order (each unit's padding up to 15 bytes).
+kernel shuffle-cramped "$ASM_UNITS" "
+ENTRY(_start)
+SECTIONS { . = 0x100000; .text : { *(.text) } .data : { *(.data) } }" \
+	--emit-relocs --unique=.text.*
+expect_fail "--shuffle with no room after the function sections" \
+	"in the worst order (each one's size plus its alignment less one)" \
+	--shuffle "$T/shuffle-cramped.elf"
+kernel shuffle-among "$ASM_UNITS" "
+ENTRY(_start)
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) }
+	.text.a : { *(.text.a) }
+	.data : { *(.data) }
+	.text.b : { *(.text.b) }
+	. = . + 0x1000;
+	.bss : { *(.bss) }
+}" --emit-relocs
+expect_fail "--shuffle with .data between function sections" \
+	"section .data lies among the function sections" --shuffle "$T/shuffle-among.elf"
+kernel shuffle-split "$ASM_UNITS" "
+ENTRY(_start)
+PHDRS { one PT_LOAD FLAGS(5); two PT_LOAD FLAGS(5); rw PT_LOAD FLAGS(6); }
+SECTIONS {
+	. = 0x100000;
+	.text : { *(.text) } :one
+	.text.a : { *(.text.a) } :one
+	.text.b ALIGN(0x1000) : { *(.text.b) . += 0x1000; } :two
+	.data ALIGN(0x1000) : { *(.data) } :rw
+}" --emit-relocs
+expect_fail "--shuffle with function sections in two segments" \
+	"the function sections span more than one segment" --shuffle "$T/shuffle-split.elf"
+# A 16-bit PC-relative reference to a function section: no type the shuffle (or the base
+# relocation) can follow.
+kernel shuffle-pc16 "$ASM_UNITS
+	.word b - ." "$LDS_UNITS" --emit-relocs --unique=.text.*
+expect_fail "--shuffle with an R_386_PC16 to a function section" \
+	"unsupported relocation type R_386_PC16" --shuffle "$T/shuffle-pc16.elf"
+expect_fail "--shuffle on an x86-64 kernel" "only i386 kernels are supported yet" \
+	--shuffle "$B/x86_64/kernel.elf"
+
 echo "pack-errors: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -1,6 +1,7 @@
 /*
  * Image assembly: the stub's bytes, then the payload, then the relocation table (both
- * compressed, each its own frame, when a codec is chosen), then the handoff data; the
+ * compressed, each its own frame, when a codec is chosen), then the handoff data, then
+ * (--shuffle) the shuffle table; the
  * container's headers in the stub are filled in (container.h), then its kslide header,
  * summed and checksummed.
  */
@@ -147,7 +148,8 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 		   (opt->debug_placement ? KSLIDE_IMAGE_DEBUG_PLACEMENT : 0) |
 		   (opt->kslide_tag ? KSLIDE_IMAGE_KSLIDE_TAG : 0) |
 		   (opt->multiboot && opt->multiboot->mb2 && !opt->multiboot->mb1
-			    ? KSLIDE_IMAGE_MULTIBOOT2_KERNEL : 0);
+			    ? KSLIDE_IMAGE_MULTIBOOT2_KERNEL : 0) |
+		   (opt->shuffle_table ? KSLIDE_IMAGE_SHUFFLE : 0);
 	h->arch = kernel_elf_stub_arch(k); /* the stub checks it is its own */
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;
@@ -243,7 +245,7 @@ static uint8_t *assemble(const uint8_t *stub, size_t stub_size, const struct ker
 	l->payload_offset = (stub_size + PAYLOAD_ALIGN - 1) & ~(size_t)(PAYLOAD_ALIGN - 1);
 	l->relocs_offset = l->payload_offset + l->payload_stored_size;
 	l->data_offset = l->relocs_offset + l->relocs_stored_size;
-	l->total = l->data_offset + opt->handoff_data_size;
+	l->total = l->data_offset + opt->handoff_data_size + opt->shuffle_table_size;
 	*file_size = prefix + l->total;
 	if (c->file_align)
 		*file_size = (*file_size + c->file_align - 1) / c->file_align * c->file_align;
@@ -257,6 +259,9 @@ static uint8_t *assemble(const uint8_t *stub, size_t stub_size, const struct ker
 	memcpy(img + l->relocs_offset, p->relocs ? p->relocs : p->table, l->relocs_stored_size);
 	if (opt->handoff_data_size)
 		memcpy(img + l->data_offset, opt->handoff_data, opt->handoff_data_size);
+	if (opt->shuffle_table) /* the image's tail (include/kslide/image.h) */
+		memcpy(img + l->data_offset + opt->handoff_data_size, opt->shuffle_table,
+		       opt->shuffle_table_size);
 	return file;
 }
 

@@ -32,6 +32,9 @@ struct pack_options {
 	uint32_t codec;
 	/* The wrapper a loader reads (tools/pack/container.h); NULL for the default. */
 	const struct container *container;
+	/* --shuffle: the table the image ends in (lib/shuffle.h), or NULL for none. */
+	const uint8_t *shuffle_table;
+	size_t shuffle_table_size;
 };
 
 struct packed_image {

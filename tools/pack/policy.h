@@ -31,6 +31,7 @@
 /* What the command line chose besides the options' values. */
 struct pack_choices {
 	int stats, verbose;
+	int shuffle; /* --shuffle: function-granular shuffling (tools/pack/shuffle_units.h) */
 	struct given_options given;
 	bool handoff_given;
 	int codec; /* --compress: KSLIDE_CODEC_*, PACK_CODEC_AUTO, or PACK_CODEC_DEFAULT without it */

@@ -20,18 +20,18 @@
 # that both find EFI_RNG_PROTOCOL), cloud-amd64 only: the bzImage started by systemd-boot
 # through its own EFI stub (kslide-stat --uefi --linux: Linux's EFI-stub KASLR,
 # tools/stat/linux_efi_kaslr.h) against the kslide image packed --format efi, started the same
-# way (kslide-stat --uefi). No instruction counts there yet: the firmware chooses where a PE
-# lies, and boot-cost.sh's whole-log count would have to log the firmware's own boot first.
+# way (kslide-stat --uefi); the instructions from each PE's entry point to the jump into
+# vmlinux by bench/uefi-cost.sh (the median of 3 boots, one at a time); no timed boots.
 # With -S only the spread and the sizes, on either way in (no instruction counts, no timed
 # boots).
 # usage: linux-side-by-side.sh [-u] [-S] [-n BOOTS] [-T TIMED_BOOTS] [-m MEM] [-c CPU] [-o DIR]
 #                              BUILD_DIR [FLAVOUR...]
 set -u
-boots=200 timed=5 mem=1G cpu=max keep="" uefi=false spread_only=false
+boots=200 timed=5 mem=1G cpu=max keep="" uefi=false spread_only=false time_boots=true
 while getopts uSn:T:m:c:o: opt; do
 	case $opt in
 	u) uefi=true ;;
-	S) spread_only=true ;;
+	S) spread_only=true time_boots=false ;;
 	o) keep=$OPTARG ;;
 	n) boots=$OPTARG ;;
 	T) timed=$OPTARG ;;
@@ -49,14 +49,14 @@ shift
 pack_format="" ext=img route="" firmware=""
 if $uefi; then
 	[ $# -eq 0 ] && set -- cloud-amd64
-	pack_format="--format efi" ext=efi spread_only=true
+	pack_format="--format efi" ext=efi time_boots=false
 	route="--uefi --qemu-arg=-device --qemu-arg=virtio-rng-pci"
 	firmware=", UEFI (OVMF, -M q35, virtio-rng)"
 fi
 [ $# -eq 0 ] && set -- 686 cloud-amd64
 here=$(cd "$(dirname "$0")" && pwd)
 stat=$B/bin/kslide-stat pack=$B/bin/kslide-pack tbcount=$B/bench/tbcount
-for f in "$stat" "$pack" "$tbcount"; do
+for f in "$stat" "$pack" "$tbcount" "$B/bench/insncount.so"; do
 	[ -x "$f" ] || { echo "side-by-side: $f is missing: run make" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/kslide-side-by-side.XXXXXX") || exit 1
@@ -128,7 +128,7 @@ for flavour in "$@"; do
 	[ -n "$keep" ] && mkdir -p "$keep" && cp "$work/$flavour-"*.lines "$keep/"
 
 	$spread_only || echo "-- boot cost: instructions to the jump into vmlinux"
-	$spread_only || {
+	$spread_only || $uefi || {
 		nice "$here/boot-cost.sh" -L -a "$arch" -c "$cpu" -m "$mem" -A "$cmdline" \
 			-I "$initrd" -t 3600 "$tbcount" "$bz" | tee "$work/cost-linux" ||
 			fail "boot-cost -L $bz"
@@ -138,8 +138,20 @@ for flavour in "$@"; do
 				tee "$work/cost-$codec" || fail "boot-cost $flavour-$codec.img"
 		done
 	}
+	$spread_only || ! $uefi || {
+		rng="-Q -device -Q virtio-rng-pci"
+		# shellcheck disable=SC2086 # $rng is four words
+		nice "$here/uefi-cost.sh" -L $rng -c "$cpu" -m "$mem" -A "$cmdline" -I "$initrd" \
+			"$B" "$bz" | tee "$work/cost-linux" || fail "uefi-cost -L $bz"
+		for codec in $codecs; do
+			# shellcheck disable=SC2086
+			nice "$here/uefi-cost.sh" $rng -c "$cpu" -m "$mem" -A "$cmdline" -I "$initrd" \
+				"$B" "$work/$flavour-$codec.efi" | tee "$work/cost-$codec" ||
+				fail "uefi-cost $flavour-$codec.efi"
+		done
+	}
 
-	if ! $spread_only; then
+	if $time_boots; then
 		echo "-- time to init: the median of $timed boots, one at a time"
 		t_linux=$(median_boot_seconds "$arch" -kernel "$bz" -initrd "$initrd") ||
 			fail "a timed boot of $bz"
@@ -175,7 +187,7 @@ for flavour in "$@"; do
 		case $codecs in *lz4*) row "instructions to vmlinux, LZ4 on both sides" \
 			"$(insns "$work/cost-linux")" "$(insns "$work/cost-lz4") (lz4)" ;; esac
 	fi
-	if ! $spread_only; then
+	if $time_boots; then
 		row "time to init, s (median of $timed)" "$t_linux" "$t_zstd (zstd)"
 		case $codecs in *lz4*) row "time to init, s, LZ4" "$t_linux" "$t_lz4 (lz4)" ;; esac
 	fi

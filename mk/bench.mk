@@ -15,6 +15,11 @@ $(BUILD)/bench/tbcount: bench/tbcount.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(TOOL_CFLAGS) $< -o $@
 
+# bench/uefi-cost.sh's counter, a QEMU TCG plugin: no sanitizers inside QEMU.
+$(BUILD)/bench/insncount.so: bench/insncount.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(TOOL_CFLAGS) -fPIC -shared -fvisibility=hidden $< -o $@
+
 # Boot cost: the reference kernels grown to about 8 and 32 MiB by a .data blob with one
 # relocation per 256 bytes (bench/pad.S); "1m" has no blob. All are linked at 64 MiB: at the
 # usual 16 MiB a 32 MiB kernel would overlap its own packed image (loaded from 1 MiB), and
@@ -44,4 +49,4 @@ $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $<
 
 # Recursive: mk/decoders.mk, included later, adds decode-bench to BENCH_BINS.
-BENCH_DEPS = $(BENCH_BINS) $(BUILD)/bench/tbcount $(BENCH_IMAGES)
+BENCH_DEPS = $(BENCH_BINS) $(BUILD)/bench/tbcount $(BUILD)/bench/insncount.so $(BENCH_IMAGES)

@@ -149,7 +149,8 @@ SIDE_BOOTS ?= 200
 #: SIDE_BOOTS boots each)
 linux-side-by-side: $(BOOTSTRAP_STAMP)
 	$(Q)$(MAKE) -s --no-print-directory all
-	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/bench/tbcount $(LINUX_KERNELS) $(LINUX_INITRAMFS)
+	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/bench/tbcount $(BUILD)/bench/insncount.so \
+		$(LINUX_KERNELS) $(LINUX_INITRAMFS)
 	$(Q)bench/linux-side-by-side.sh -n $(SIDE_BOOTS) $(BUILD)
 
 # make bench's whole boot to init (bench/whole-boot-cost.sh) reads the TSC init prints.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # `make bench`: the figures of docs/results.md ("Benchmarks"), each printed by its tool:
 # relocation speed against memcpy, slot search growth, the stub's instructions at boot, what
-# packing adds to a kernel, the decoders against the libraries, and a PVH boot to init against
-# the same kernel booted directly. Fails if any fails.
+# packing adds to a kernel, the decoders against the libraries, a PVH boot to init against
+# the same kernel booted directly, and Linux's EFI stub against kslide's PE under OVMF. Fails if
+# any fails.
 # usage: run.sh BUILD_DIR
 set -u
 B=$1
@@ -73,6 +74,21 @@ if [ -f "$B/linux/cloud-amd64/vmlinuz" ] && [ -f "$B/linux/x86_64/initramfs.cpio
 		"$B/linux/cloud-amd64/vmlinuz" 2>/dev/null &&
 		run "$here/whole-boot-cost.sh" -m 2G "$B/linux/cloud-amd64/vmlinuz" \
 			"$packed/cloud-amd64.pvh" "$B/linux/x86_64/initramfs.cpio"
+else
+	echo "bench: no Debian cloud-amd64 kernel in $B/linux (scripts/fetch-linux.sh): skipped"
+fi
+
+echo "== 7. UEFI: instructions from the PE's entry point to vmlinux, Linux's EFI stub and kslide's"
+if [ -f "$B/linux/cloud-amd64/vmlinuz" ] && [ -f "$B/linux/x86_64/initramfs.cpio" ]; then
+	# LZ4 on both sides: cloud-amd64's bzImage is LZ4.
+	"$B/bin/kslide-pack" --format efi --compress lz4 -o "$packed/cloud-amd64-lz4.efi" \
+		"$B/linux/cloud-amd64/vmlinuz" 2>/dev/null || failed=1
+	cmdline=$(cat "$here/../tests/linux/cmdline")
+	rng="-Q -device -Q virtio-rng-pci" initrd=$B/linux/x86_64/initramfs.cpio
+	# shellcheck disable=SC2086 # four words
+	run "$here/uefi-cost.sh" -L $rng -A "$cmdline" -I "$initrd" "$B" "$B/linux/cloud-amd64/vmlinuz"
+	# shellcheck disable=SC2086
+	run "$here/uefi-cost.sh" $rng -A "$cmdline" -I "$initrd" "$B" "$packed/cloud-amd64-lz4.efi"
 else
 	echo "bench: no Debian cloud-amd64 kernel in $B/linux (scripts/fetch-linux.sh): skipped"
 fi

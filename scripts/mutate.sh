@@ -83,6 +83,7 @@ for m in "$@"; do
 	name=$(basename "$m" .mut)
 	stages=$($helper show "$m" stages)
 	open=$($helper show "$m" known-open)
+	refusal=$($helper show "$m" refused-at-build)
 	log=$logs/$name.log
 	start=$(date +%s)
 	caught=""
@@ -91,7 +92,9 @@ for m in "$@"; do
 	else
 		check "$log" $stages
 		caught=$(failed_stages "$log")
-		if ! ran "$log"; then
+		if ! ran "$log" && [ -n "$refusal" ] && grep -qF -- "$refusal" "$log"; then
+			result="caught" caught="the build (kslide-pack refused the images)"
+		elif ! ran "$log"; then
 			result="FAILED: does not build (log: $log)"
 		elif [ -n "$caught" ]; then
 			result="caught"

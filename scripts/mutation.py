@@ -2,7 +2,8 @@
 """Read, apply and undo the mutations of tests/mutations/ (format: tests/mutations/README),
 for scripts/mutate.sh.
 
-usage: mutation.py show MUTATION KEY        print a header value (what, stages, known-open)
+usage: mutation.py show MUTATION KEY        print a header value (what, stages, known-open,
+                                            refused-at-build)
        mutation.py files MUTATION...        print the files the mutations edit, one a line
        mutation.py apply MUTATION TREE SAVE save each file it edits under SAVE, then edit it
        mutation.py restore SAVE TREE        put the saved files back, newer than any object
@@ -16,7 +17,7 @@ import shutil
 import subprocess
 import sys
 
-HEADER_KEYS = ("what", "stages", "known-open")
+HEADER_KEYS = ("what", "stages", "known-open", "refused-at-build")
 
 
 class MutationError(Exception):

@@ -475,7 +475,12 @@ int main(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = out_commit(&bases_out, o.bases_out) | out_commit(&random_out, o.random_out);
-	else {
+	else if (s.error[0] && o.bases_out && out_commit(&bases_out, o.bases_out) == 0) {
+		/* A finding in the lines themselves: they are what shows it. */
+		fprintf(stderr, "kslide-stat: the lines up to that one are saved in %s\n",
+			o.bases_out);
+		atomic_file_discard(&random_out);
+	} else {
 		atomic_file_discard(&bases_out);
 		atomic_file_discard(&random_out);
 	}

@@ -144,6 +144,15 @@ printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0 noreport" | fake
 fake_stat -n 2 --initrd /dev/null "$L/686.img" >/dev/null 2>"$tmp/err"
 judge "Linux does not reach init: the boot fails, exit status 1" \
 	sh -c "test $? = 1 && grep -q 'Linux did not reach init' '$tmp/err'"
+# A map that changes between boots ends the run: the message names the first range that
+# differs, and --bases-out keeps the lines up to and with the one that showed it.
+printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0" "0x1e0f6000 0xde0f6000 0" | fake_boots
+sed -i 's/,0x100000-0x3ffe0000$/,0x100000-0x3e000000,0x3e100000-0x3ffe0000/' "$tmp/fake/serial.2"
+fake_stat -n 3 --initrd /dev/null --bases-out "$tmp/changed.lines" "$L/686.img" >/dev/null \
+	2>"$tmp/err"
+judge "a usable map that changed: exit status 1, the range named, the lines kept" \
+	sh -c "test $? = 1 && grep -q 'range 2 was 0x100000-0x3ffe0000, after base line 2 it is 0x100000-0x3e000000' '$tmp/err' &&
+		test \"\$(grep -c '^kslide-linux: usable=' '$tmp/changed.lines')\" = 2"
 # Linux's own KASLR (--linux): no stub line; the 686 kernel's 28 slots, 48 to 480 MiB.
 printf '%s\n' "0x3000000 -0xc3000000 0" "0x5000000 -0xc5000000 0" "0x1e000000 -0xde000000 0" |
 	fake_boots

@@ -127,9 +127,22 @@ static int add_usable(struct samples *s, const struct mem_span *spans, size_t co
 		s->has_usable = true;
 		return 0;
 	}
-	if (count != s->usable_count || memcmp(spans, s->usable, count * sizeof(spans[0])))
-		return fail(s, "the usable memory map changed between boots");
-	return 0;
+	size_t i = 0;
+	while (i < count && i < s->usable_count && spans[i].start == s->usable[i].start &&
+	       spans[i].end == s->usable[i].end)
+		i++;
+	if (i == count && i == s->usable_count)
+		return 0;
+	/* Name the first range that differs, so the change can be traced to what made it. */
+	char was[64] = "nothing", now[64] = "nothing";
+	if (i < s->usable_count)
+		snprintf(was, sizeof(was), "0x%llx-0x%llx", (unsigned long long)s->usable[i].start,
+			 (unsigned long long)s->usable[i].end);
+	if (i < count)
+		snprintf(now, sizeof(now), "0x%llx-0x%llx", (unsigned long long)spans[i].start,
+			 (unsigned long long)spans[i].end);
+	return fail(s, "the usable memory map changed between boots: range %zu was %s, after base "
+		       "line %zu it is %s", i + 1, was, s->n, now);
 }
 
 static int hex_digit(char c)
@@ -205,7 +218,8 @@ int samples_add_line(struct samples *s, const char *line)
 		return fail(s, "malformed random= line");
 	else
 		return 0;
-	if (rc == 0 && s->lines_out) {
+	/* A line that ends the run is kept too: --from on the file then shows the same finding. */
+	if (s->lines_out) {
 		size_t n = strcspn(line, "\r\n");
 		fprintf(s->lines_out, "%.*s\n", (int)n, line);
 	}

@@ -302,7 +302,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		fprintf(stderr, "%s: warning: %s: --kslide-tag ignored: only --handoff multiboot "
 				"passes Multiboot 2 information on\n",
 			progname, in);
-	bool i386_stub = kernel_elf_stub_arch(&i.k) == KSLIDE_ARCH_I386;
+	bool i386_stub = pack_stub_arch(&i.k, opt) == KSLIDE_ARCH_I386;
 	const uint8_t *stub = i386_stub ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = i386_stub ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };

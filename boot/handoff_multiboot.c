@@ -102,7 +102,8 @@ static int pass_info(struct handoff_context *ctx, struct entry_regs *regs)
 	if (env->efi_memmap) {
 		/* UEFI firmware, no Multiboot loader: what GRUB would have given. */
 		uint64_t mb2;
-		int rc = multiboot2_from_uefi(env, ctx->lend, &mb2, &ctx->why);
+		int rc = multiboot2_from_uefi(env, ctx->bootinfo->phys_base, ctx->lend, &mb2,
+					      &ctx->why);
 		if (rc != KS_OK)
 			return rc;
 		regs->eax = MB2_BOOTLOADER_MAGIC;

@@ -102,9 +102,12 @@ static void put_efi_mmap(struct mb2_writer *w, const struct boot_env *env)
 	mb2_tag_close(w, tag);
 }
 
-static void write_info(struct mb2_writer *w, const struct boot_env *env)
+static void write_info(struct mb2_writer *w, const struct boot_env *env, uint64_t kernel_phys)
 {
 	mb2_start(w);
+	uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_LOAD_BASE);
+	mb2_put32(w, (uint32_t)kernel_phys);
+	mb2_tag_close(w, tag);
 	put_string(w, MB2_INFO_TAG_CMDLINE, env->cmdline);
 	put_string(w, MB2_INFO_TAG_LOADER_NAME, env->loader_name);
 	put_modules(w, env);
@@ -116,8 +119,8 @@ static void write_info(struct mb2_writer *w, const struct boot_env *env)
 	mb2_finish(w);
 }
 
-int multiboot2_from_uefi(const struct boot_env *env, memory_lender lend, uint64_t *out,
-			 const char **why)
+int multiboot2_from_uefi(const struct boot_env *env, uint64_t kernel_phys, memory_lender lend,
+			 uint64_t *out, const char **why)
 {
 	struct mb2_writer count = {0}, w = {0};
 	if (!env->efi_memmap || env->efi_bits != 64 || env->efi_boot_services ||
@@ -125,12 +128,12 @@ int multiboot2_from_uefi(const struct boot_env *env, memory_lender lend, uint64_
 		*why = "no EFI memory map from ExitBootServices for the Multiboot 2 information";
 		return KS_EINVAL;
 	}
-	write_info(&count, env);
+	write_info(&count, env, kernel_phys);
 	if (lend(count.at, out) != KS_OK) {
 		*why = "no free memory below 4 GiB for the Multiboot 2 information";
 		return KS_ENOENT;
 	}
 	w.dst = (uint8_t *)(uintptr_t)*out;
-	write_info(&w, env);
+	write_info(&w, env, kernel_phys);
 	return KS_OK;
 }

@@ -14,9 +14,10 @@
 
 /*
  * Build in memory from lend (below 4 GiB, 8-byte aligned) the Multiboot 2 information for
- * env, filled by the UEFI way in after ExitBootServices (env->efi_memmap set), tags in
- * GRUB's order, each 8-byte aligned:
+ * env, filled by the UEFI way in after ExitBootServices (env->efi_memmap set), for a kernel
+ * at physical base kernel_phys, tags in GRUB's order, each 8-byte aligned:
  *
+ *   image load base (21) kernel_phys (GRUB gives it to every kernel, relocatable or not)
  *   cmdline (1)          env->cmdline as it is now (the stub's words already taken off), or ""
  *   boot loader name (2) env->loader_name
  *   module (3)           one per env module: start, end, its string or ""
@@ -30,7 +31,7 @@
  *
  * KS_OK with *out its address, or an error with *why.
  */
-int multiboot2_from_uefi(const struct boot_env *env, memory_lender lend, uint64_t *out,
-			 const char **why);
+int multiboot2_from_uefi(const struct boot_env *env, uint64_t kernel_phys, memory_lender lend,
+			 uint64_t *out, const char **why);
 
 #endif

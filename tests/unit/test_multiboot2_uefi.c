@@ -34,6 +34,7 @@
 #define DESC_SIZE		  48u		/* OVMF's descriptors: 40 bytes and 8 of padding */
 #define DESC_VERSION		  1u
 #define DESCRIPTORS		  3u
+#define KERNEL_PHYS		  0x4600000u /* where the stub put the kernel */
 #define RSDP_V2_BYTES		  36u
 #define CMDLINE			  "\\EFI\\BOOT\\BOOTX64.EFI hello=world"
 #define LOADER			  "UEFI"
@@ -41,14 +42,14 @@
 #define EFI_RUNTIME_SERVICES_CODE 5 /* UEFI 2.10, 7.2: EfiRuntimeServicesCode */
 
 /* Multiboot2 2.0, 3.6: the tags, in the order GRUB writes them on UEFI with boot services
- * exited: cmdline, loader name, modules, mmap, basic meminfo, EFI64, ACPI old and new, EFI
- * mmap, end (GRUB's load base, ELF sections, network, boot device and framebuffer tags have
- * no source here). */
+ * exited: load base, cmdline, loader name, modules, mmap, basic meminfo, EFI64, ACPI old and new,
+ * EFI mmap, end (GRUB's load base, ELF sections, network, boot device and framebuffer tags have no
+ * source here). */
 static const uint32_t grub_order[] = {
-	MB2_INFO_TAG_CMDLINE,  MB2_INFO_TAG_LOADER_NAME, MB2_INFO_TAG_MODULE,
-	MB2_INFO_TAG_MODULE,   MB2_INFO_TAG_MMAP,	 MB2_INFO_TAG_BASIC_MEMINFO,
-	MB2_INFO_TAG_EFI64,    MB2_INFO_TAG_ACPI_OLD,	 MB2_INFO_TAG_ACPI_NEW,
-	MB2_INFO_TAG_EFI_MMAP, MB2_INFO_TAG_END,
+	MB2_INFO_TAG_LOAD_BASE,	    MB2_INFO_TAG_CMDLINE,  MB2_INFO_TAG_LOADER_NAME,
+	MB2_INFO_TAG_MODULE,	    MB2_INFO_TAG_MODULE,   MB2_INFO_TAG_MMAP,
+	MB2_INFO_TAG_BASIC_MEMINFO, MB2_INFO_TAG_EFI64,	   MB2_INFO_TAG_ACPI_OLD,
+	MB2_INFO_TAG_ACPI_NEW,	    MB2_INFO_TAG_EFI_MMAP, MB2_INFO_TAG_END,
 };
 #define TAGS (sizeof(grub_order) / sizeof(grub_order[0]))
 
@@ -143,7 +144,7 @@ static const uint8_t *build(struct fixture *f)
 {
 	uint64_t at = 0;
 	const char *why = NULL;
-	assert_int_equal(multiboot2_from_uefi(&f->env, lend, &at, &why), KS_OK);
+	assert_int_equal(multiboot2_from_uefi(&f->env, KERNEL_PHYS, lend, &at, &why), KS_OK);
 	assert_null(why);
 	assert_int_equal(at % MB2_TAG_ALIGN, 0);
 	assert_true(at < 0x100000000ull);
@@ -184,6 +185,14 @@ static void test_tags_in_grubs_order(void **state)
 	assert_int_equal(off, total); /* the end tag is the last 8 bytes */
 	assert_int_equal(load_le32(info + total - 4), MB2_TAG_HEADER);
 	assert_int_equal(lend_calls, 1);
+}
+
+static void test_load_base_is_the_kernels_new_base(void **state)
+{
+	const uint8_t *tag = find_tag(build(*state), MB2_INFO_TAG_LOAD_BASE);
+	assert_non_null(tag);
+	assert_int_equal(load_le32(tag + 4), 12);
+	assert_int_equal(load_le32(tag + MB2_LOAD_BASE_ADDR), KERNEL_PHYS);
 }
 
 static void test_efi64_tag_names_the_system_table(void **state)
@@ -290,12 +299,12 @@ static void test_refused_without_the_exit_map(void **state)
 	uint64_t at = 0;
 	const char *why = NULL;
 	f->env.efi_boot_services = true;
-	assert_int_not_equal(multiboot2_from_uefi(&f->env, lend, &at, &why), KS_OK);
+	assert_int_not_equal(multiboot2_from_uefi(&f->env, KERNEL_PHYS, lend, &at, &why), KS_OK);
 	assert_non_null(why);
 	f->env.efi_boot_services = false;
 	f->env.efi_memmap = 0;
 	why = NULL;
-	assert_int_not_equal(multiboot2_from_uefi(&f->env, lend, &at, &why), KS_OK);
+	assert_int_not_equal(multiboot2_from_uefi(&f->env, KERNEL_PHYS, lend, &at, &why), KS_OK);
 	assert_non_null(why);
 	assert_int_equal(lend_calls, 0);
 }
@@ -305,7 +314,8 @@ static void test_no_memory(void **state)
 	uint64_t at = 0;
 	const char *why = NULL;
 	lend_refuses = true;
-	assert_int_equal(multiboot2_from_uefi(&((struct fixture *)*state)->env, lend, &at, &why),
+	assert_int_equal(multiboot2_from_uefi(&((struct fixture *)*state)->env, KERNEL_PHYS, lend,
+					      &at, &why),
 			 KS_ENOENT);
 	assert_non_null(why);
 }
@@ -314,6 +324,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_tags_in_grubs_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_base_is_the_kernels_new_base, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_efi64_tag_names_the_system_table, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_efi_mmap_tag_holds_the_exit_map, setup,

@@ -227,6 +227,11 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	if (single_slide_check_offsets(&i->k, err, sizeof(err)) ||
 	    single_slide_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
+	/* The x86-64 stub runs it from a Multiboot loader or UEFI (boot/handoff_multiboot.c). */
+	if (i->k.single_slide && i->k.arch == KSLIDE_ARCH_X86_64 && opt->container == &container_pvh)
+		return error(in, "%s",
+			     "a Multiboot kernel starts from a Multiboot loader or UEFI firmware, "
+			     "not from a PVH monitor: --format multiboot or --format efi");
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
 		return error(verdict == PACK_BAD_FOR_KERNEL ? in : NULL, "%s", err);

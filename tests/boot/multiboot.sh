@@ -21,7 +21,8 @@
 #   RSDP tag, the module and the command line. And the same kernel packed --format efi, which
 #   the x86-64 stub runs, started by OVMF's shell three times: GRUB UEFI's tags for the
 #   unpacked kernel are the oracle for its tags, the EFI system table and memory map among
-#   them, which the kernel checks.
+#   them, which the kernel checks; and the same PE started by QEMU's -kernel, as a Multiboot
+#   image, against the unpacked kernel on the same machine.
 # usage: multiboot.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -180,6 +181,10 @@ for i in 1 2 3; do
 	boot mb64-efi-$i -E -M q35 -m 256M -t 300 -A "$STUB_ARGS $KERNEL_ARGS" \
 		-I "$work/module.bin" "$work/mb64.efi"
 done
+# The same PE is a Multiboot image: QEMU's -kernel starts it, and the x86-64 stub passes the
+# loader's Multiboot 1 information on, as the i386 stub does (the machine of mb64-plain-2).
+boot mb64-efi-mb1 -a x86_64 -c max -m 1G -A "$STUB_ARGS $KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$work/mb64.efi"
 wait
 # mb64_judge NAME PLAIN PACKED [QEMU_NAME_PREFIX [KERNEL_ELF]]: judge, and the page walk of
 # the packed run.
@@ -252,6 +257,8 @@ for i in 1 2 3; do
 	grep -aq '^mb64-example: page walk: .* + KERNEL_VMA: yes$' "$log" ||
 		not_ok "$name: its page walk did not find virtual = physical + KERNEL_VMA"
 done
+mb64_judge "x86-64, the PE as a Multiboot image (the x86-64 stub), QEMU, -c max -m 1G" \
+	"$work/mb64-plain-2.log" "$work/mb64-efi-mb1.log" "\\S*"
 if [ "$(sort -u "$work"/bases.x86-64_from_UEFI 2>/dev/null | wc -l)" -ge 2 ]; then
 	ok "x86-64 from UEFI: $(sort -u "$work/bases.x86-64_from_UEFI" | wc -l) distinct bases in 3 boots"
 else

@@ -7,11 +7,15 @@
  * trip on a tag it does not know (include/kslide/multiboot.h has the whole contract). The
  * i386 stub's state is the one both specifications promise: 32-bit protected mode, paging
  * off, flat segments, A20 on, interrupts off. An x86-64 Multiboot kernel is run by this stub
- * too: its entry is 32-bit code, and it moves by one delta (kslide-pack's single slide).
+ * too: its entry is 32-bit code, and it moves by one delta (kslide-pack's single slide). So is
+ * the x86-64 stub, for such a kernel packed --format efi: it enters the same state from long
+ * mode through a trampoline (boot/mode32.h).
  *
  * A Multiboot 2-only kernel started through the image's Multiboot 1 header (QEMU's -kernel)
  * gets Multiboot 2 information translated from the loader's (boot/multiboot1_to_2.c), then
- * passed on as a Multiboot 2 loader's would be.
+ * passed on as a Multiboot 2 loader's would be. One started by UEFI firmware (the x86-64
+ * stub's PE) gets what GRUB's multiboot2 gives on UEFI after ExitBootServices, with the EFI
+ * system table and memory map tags (boot/multiboot2_uefi.c), passed on the same way.
  *
  * Multiboot 1 information is changed in place. Multiboot 2 information is copied into lent
  * memory, since the copy may grow by kslide's tag:
@@ -20,9 +24,11 @@
  *   copy:      | total | rsvd | tag |                    | tag (new base)  | ... | [kslide] | end |
  */
 #include "boot/handoff.h"
+#include "boot/mode32.h"
 #include "boot/multiboot1.h"
 #include "boot/multiboot1_to_2.h"
 #include "boot/multiboot2.h"
+#include "boot/multiboot2_uefi.h"
 #include "include/kslide/multiboot.h"
 #include "lib/cmdline.h"
 #include "lib/errors.h"
@@ -87,20 +93,26 @@ static int pass_mb2(struct handoff_context *ctx, struct entry_regs *regs, uint32
 	return KS_OK;
 }
 
-static int enter(struct handoff_context *ctx, struct entry_regs *regs)
+/* The information the kernel is handed, in EBX (EAX the magic that goes with it). */
+static int pass_info(struct handoff_context *ctx, struct entry_regs *regs)
 {
 	struct boot_env *env = ctx->env;
-	/* In the loader's memory, so the copy below and the boot info see the same words. */
-	if (env->cmdline)
-		cmdline_remove_stub_words((char *)(uintptr_t)env->cmdline);
-	regs->entry = mapping_address(ctx->mapping, ctx->image->entry_offset);
-	regs->eax = env->loader_magic;
-	regs->ebx = env->loader_info;
-	regs->ecx = (uint32_t)(uintptr_t)ctx->bootinfo;
-	regs->edx = KSLIDE_BOOT_MAGIC;
-	regs->esi = regs->edi = regs->ebp = 0;
 	if (env->loader_magic == MB2_BOOTLOADER_MAGIC)
 		return pass_mb2(ctx, regs, env->loader_info);
+	if (env->efi_memmap) {
+		/* UEFI firmware, no Multiboot loader: what GRUB would have given. */
+		uint64_t mb2;
+		int rc = multiboot2_from_uefi(env, ctx->bootinfo->phys_base, ctx->lend, &mb2,
+					      &ctx->why);
+		if (rc != KS_OK)
+			return rc;
+		regs->eax = MB2_BOOTLOADER_MAGIC;
+		return pass_mb2(ctx, regs, (uint32_t)mb2);
+	}
+	if (env->loader_magic != MB1_BOOTLOADER_MAGIC) {
+		ctx->why = "a Multiboot kernel starts only from a Multiboot loader or UEFI firmware";
+		return KS_EINVAL;
+	}
 	if (ctx->image->flags & KSLIDE_IMAGE_MULTIBOOT2_KERNEL) {
 		/* A Multiboot 2-only kernel, started through the image's Multiboot 1 header: it
 		 * gets what GRUB's multiboot2 would have given it, then as from such a loader. */
@@ -114,6 +126,28 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 	uint8_t *info = (uint8_t *)(uintptr_t)env->loader_info;
 	store_le32(info, load_le32(info) & ~MB1_FLAGS_SYMBOLS);
 	return KS_OK;
+}
+
+static int enter(struct handoff_context *ctx, struct entry_regs *regs)
+{
+	struct boot_env *env = ctx->env;
+	/* In the loader's memory, so the copy below and the boot info see the same words. */
+	if (env->cmdline)
+		cmdline_remove_stub_words((char *)(uintptr_t)env->cmdline);
+	regs->eax = env->loader_magic;
+	regs->ebx = env->loader_info;
+	/* The boot info lies in the stub, which UEFI may have loaded above 4 GiB: then no
+	 * register can name it. */
+	uint64_t bootinfo = (uintptr_t)ctx->bootinfo;
+	regs->ecx = bootinfo >> 32 ? 0 : (uint32_t)bootinfo;
+	regs->edx = bootinfo >> 32 ? 0 : KSLIDE_BOOT_MAGIC;
+	regs->esi = regs->edi = regs->ebp = 0;
+	int rc = pass_info(ctx, regs);
+	if (rc != KS_OK)
+		return rc;
+	/* Paging off: the entry's physical address (the single slide moves both alike). */
+	return mode32_enter(regs, ctx->bootinfo->phys_base + ctx->image->entry_offset, ctx->lend,
+			    &ctx->why);
 }
 
 const struct kernel_handoff handoff_multiboot = {

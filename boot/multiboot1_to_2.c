@@ -1,10 +1,10 @@
 /*
- * The translation of boot/multiboot1_to_2.h. It is written twice by one walk: first with no
- * destination, to count the bytes to borrow, then into the borrowed memory; so the size and
- * the writing cannot disagree.
+ * The translation of boot/multiboot1_to_2.h, counted and then written by one walk
+ * (boot/multiboot2_writer.h).
  */
 #include "boot/acpi_rsdp.h"
 #include "boot/multiboot1_to_2.h"
+#include "boot/multiboot2_writer.h"
 #include "include/protocol/acpi_rsdp.h"
 #include "include/protocol/multiboot1.h"
 #include "include/protocol/multiboot2.h"
@@ -18,50 +18,9 @@
 #define STRING_MAX 4096	    /* as multiboot1_parse accepts */
 #define MMAP_VERSION 0	    /* Multiboot2 2.0, 3.6.8 */
 
-struct writer {
-	uint8_t *dst; /* NULL while counting */
-	uint32_t at;
-};
-
-static void put(struct writer *w, const void *src, uint32_t len)
-{
-	if (w->dst)
-		memcpy(w->dst + w->at, src, len);
-	w->at += len;
-}
-
-static void put32(struct writer *w, uint32_t v)
-{
-	uint8_t b[4];
-	store_le32(b, v);
-	put(w, b, 4);
-}
-
-static void put64(struct writer *w, uint64_t v)
-{
-	put32(w, (uint32_t)v);
-	put32(w, (uint32_t)(v >> 32));
-}
-
-static uint32_t tag_open(struct writer *w, uint32_t type)
-{
-	uint32_t start = w->at;
-	put32(w, type);
-	put32(w, 0); /* the size, once known */
-	return start;
-}
-
-/* The size counts the payload, not the padding to the next 8-byte boundary. */
-static void tag_close(struct writer *w, uint32_t start)
-{
-	if (w->dst)
-		store_le32(w->dst + start + 4, w->at - start);
-	static const uint8_t zeros[MB2_TAG_ALIGN];
-	put(w, zeros, (MB2_TAG_ALIGN - w->at % MB2_TAG_ALIGN) % MB2_TAG_ALIGN);
-}
-
 /* A string tag's text, NUL included; "" for address 0. KS_EFORMAT when unreadable. */
-static int put_string(struct writer *w, const struct phys_reader *mem, uint32_t addr, size_t skip)
+static int put_string(struct mb2_writer *w, const struct phys_reader *mem, uint32_t addr,
+		      size_t skip)
 {
 	uint64_t len = 0;
 	const char *s = addr ? bootenv_string(mem, addr, STRING_MAX, &len) : "";
@@ -69,11 +28,11 @@ static int put_string(struct writer *w, const struct phys_reader *mem, uint32_t 
 		return KS_EFORMAT;
 	if (skip)
 		skip = cmdline_image_path_length(s);
-	put(w, s + skip, (uint32_t)(len - skip) + 1);
+	mb2_put(w, s + skip, (uint32_t)(len - skip) + 1);
 	return KS_OK;
 }
 
-static int put_modules(struct writer *w, const struct phys_reader *mem, const uint8_t *info)
+static int put_modules(struct mb2_writer *w, const struct phys_reader *mem, const uint8_t *info)
 {
 	uint32_t count = load_le32(info + MB1_INFO_MODS_COUNT);
 	if (count == 0)
@@ -84,43 +43,43 @@ static int put_modules(struct writer *w, const struct phys_reader *mem, const ui
 		return KS_EFORMAT;
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *m = list + i * MB1_MODULE_SIZE;
-		uint32_t tag = tag_open(w, MB2_INFO_TAG_MODULE);
-		put32(w, load_le32(m));
-		put32(w, load_le32(m + 4));
+		uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_MODULE);
+		mb2_put32(w, load_le32(m));
+		mb2_put32(w, load_le32(m + 4));
 		if (put_string(w, mem, load_le32(m + 8), 0) != KS_OK)
 			return KS_EFORMAT;
-		tag_close(w, tag);
+		mb2_tag_close(w, tag);
 	}
 	return KS_OK;
 }
 
 /* Multiboot 1 entries carry their own size (20 or more, not counting itself); Multiboot 2's
  * are all entry_size long: base, length, type, a reserved zero. */
-static int put_mmap(struct writer *w, const struct phys_reader *mem, const uint8_t *info)
+static int put_mmap(struct mb2_writer *w, const struct phys_reader *mem, const uint8_t *info)
 {
 	uint32_t length = load_le32(info + MB1_INFO_MMAP_LENGTH);
 	const uint8_t *p = mem->read(mem->ctx, load_le32(info + MB1_INFO_MMAP_ADDR), length);
 	if (!p)
 		return KS_EFORMAT;
-	uint32_t tag = tag_open(w, MB2_INFO_TAG_MMAP);
-	put32(w, MB2_MMAP_ENTRY_MIN);
-	put32(w, MMAP_VERSION);
+	uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_MMAP);
+	mb2_put32(w, MB2_MMAP_ENTRY_MIN);
+	mb2_put32(w, MMAP_VERSION);
 	for (uint32_t off = 0; off < length;) {
 		uint32_t size = length - off >= 4 ? load_le32(p + off) : 0;
 		if (size < MB1_MMAP_ENTRY_MIN || size > length - off - 4)
 			return KS_EFORMAT;
 		const uint8_t *e = p + off + 4;
-		put64(w, load_le64(e));
-		put64(w, load_le64(e + 8));
-		put32(w, load_le32(e + 16));
-		put32(w, 0);
+		mb2_put64(w, load_le64(e));
+		mb2_put64(w, load_le64(e + 8));
+		mb2_put32(w, load_le32(e + 16));
+		mb2_put32(w, 0);
 		off += size + 4;
 	}
-	tag_close(w, tag);
+	mb2_tag_close(w, tag);
 	return KS_OK;
 }
 
-static int put_rsdp(struct writer *w, const struct phys_reader *mem)
+static int put_rsdp(struct mb2_writer *w, const struct phys_reader *mem)
 {
 	uint32_t size;
 	uint64_t at = acpi_rsdp_find(mem, &size);
@@ -130,44 +89,40 @@ static int put_rsdp(struct writer *w, const struct phys_reader *mem)
 	if (!rsdp)
 		return KS_EFORMAT;
 	/* GRUB's old tag holds a revision 0 RSDP, its new tag a later one. */
-	uint32_t tag = tag_open(w, size == ACPI_RSDP_V1_BYTES ? MB2_INFO_TAG_ACPI_OLD : MB2_INFO_TAG_ACPI_NEW);
-	put(w, rsdp, size);
-	tag_close(w, tag);
+	uint32_t tag = mb2_tag_open(w, size == ACPI_RSDP_V1_BYTES ? MB2_INFO_TAG_ACPI_OLD : MB2_INFO_TAG_ACPI_NEW);
+	mb2_put(w, rsdp, size);
+	mb2_tag_close(w, tag);
 	return KS_OK;
 }
 
-static int write_info(struct writer *w, const struct phys_reader *mem, const uint8_t *info)
+static int write_info(struct mb2_writer *w, const struct phys_reader *mem, const uint8_t *info)
 {
 	uint32_t flags = load_le32(info + MB1_INFO_FLAGS);
 	int rc = KS_OK;
-	put32(w, 0); /* total_size, once known */
-	put32(w, 0); /* reserved */
+	mb2_start(w);
 	if (flags & MB1_INFO_CMDLINE) {
-		uint32_t tag = tag_open(w, MB2_INFO_TAG_CMDLINE);
+		uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_CMDLINE);
 		rc = put_string(w, mem, load_le32(info + MB1_INFO_CMDLINE_ADDR), 1);
-		tag_close(w, tag);
+		mb2_tag_close(w, tag);
 	}
 	if (rc == KS_OK && (flags & MB1_INFO_LOADER_NAME)) {
-		uint32_t tag = tag_open(w, MB2_INFO_TAG_LOADER_NAME);
+		uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_LOADER_NAME);
 		rc = put_string(w, mem, load_le32(info + MB1_INFO_LOADER_NAME_ADDR), 0);
-		tag_close(w, tag);
+		mb2_tag_close(w, tag);
 	}
 	if (rc == KS_OK && (flags & MB1_INFO_MODS))
 		rc = put_modules(w, mem, info);
 	if (rc == KS_OK && (flags & MB1_INFO_MEM)) {
-		uint32_t tag = tag_open(w, MB2_INFO_TAG_BASIC_MEMINFO);
-		put32(w, load_le32(info + MB1_MEM_LOWER));
-		put32(w, load_le32(info + MB1_INFO_MEM_UPPER));
-		tag_close(w, tag);
+		uint32_t tag = mb2_tag_open(w, MB2_INFO_TAG_BASIC_MEMINFO);
+		mb2_put32(w, load_le32(info + MB1_MEM_LOWER));
+		mb2_put32(w, load_le32(info + MB1_INFO_MEM_UPPER));
+		mb2_tag_close(w, tag);
 	}
 	if (rc == KS_OK && (flags & MB1_INFO_MMAP))
 		rc = put_mmap(w, mem, info);
 	if (rc == KS_OK)
 		rc = put_rsdp(w, mem);
-	uint32_t end = tag_open(w, MB2_INFO_TAG_END);
-	tag_close(w, end);
-	if (w->dst)
-		store_le32(w->dst, w->at);
+	mb2_finish(w);
 	return rc;
 }
 
@@ -175,7 +130,7 @@ int multiboot1_to_2(const struct phys_reader *mem, uint32_t info_addr, memory_le
 		    uint64_t *out, const char **why)
 {
 	const uint8_t *info = mem->read(mem->ctx, info_addr, INFO_READ);
-	struct writer count = { 0 }, w = { 0 };
+	struct mb2_writer count = { 0 }, w = { 0 };
 	if (!info || write_info(&count, mem, info) != KS_OK) {
 		*why = "the Multiboot 1 information cannot be read for a Multiboot 2 kernel";
 		return KS_EFORMAT;

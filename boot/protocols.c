@@ -23,11 +23,10 @@ static const struct boot_loader *const loaders[] = {
 static const struct kernel_handoff *const handoffs[] = {
 	&handoff_kslide,
 	&handoff_linux,
-#ifndef __x86_64__
-	/* The Multiboot machine state is 32-bit protected mode: only the i386 stub has it. It
-	 * runs x86-64 Multiboot kernels too, moved by a single slide (kslide-pack). */
+	/* The Multiboot machine state is 32-bit protected mode: the i386 stub runs in it, the
+	 * x86-64 stub leaves long mode for it (boot/mode32.h). Both run x86-64 Multiboot kernels,
+	 * moved by a single slide (kslide-pack); the x86-64 stub those packed --format efi. */
 	&handoff_multiboot,
-#endif
 };
 
 #define COUNT(table) (sizeof(table) / sizeof((table)[0]))

@@ -2,10 +2,9 @@
 
 # The stub's objects, found by glob: boot/*.c (policy, the ways in and out, tabled in
 # protocols.c) and the Multiboot headers in boot/x86/ for both arches, each arch's own folder
-# (its entry and mapping; x86-64's PVH header) first. The Multiboot handoff exists only on i386
-# so far, and with it its translation of Multiboot 1 information for a Multiboot 2-only
-# kernel; the PVH and UEFI ways in only on x86-64.
-STUB_I386_ONLY := boot/handoff_multiboot.c boot/multiboot1_to_2.c boot/acpi_rsdp.c
+# (its entry, mapping and way into 32-bit mode; x86-64's PVH header) first. The PVH and UEFI
+# ways in exist only on x86-64.
+STUB_I386_ONLY :=
 STUB_X86_64_ONLY := boot/loader_pvh.c boot/loader_uefi.c boot/efi_main.c boot/efi_exit.c \
 	boot/efi_rng.c boot/efi_cmdline.c boot/efi_initrd.c \
 	boot/efi_secure_boot.c boot/efi_measure.c boot/efi_trial.c

@@ -9,7 +9,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_SUPPORT_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(wildcard tests/unit/support/*.c))
 # Freestanding-pure boot code that host tests exercise (boot-info parsing).
 UNIT_BOOT_SRCS := boot/bootenv.c boot/multiboot1.c boot/multiboot2.c boot/pvh.c \
-	boot/acpi_rsdp.c boot/multiboot1_to_2.c boot/uefi.c
+	boot/acpi_rsdp.c boot/multiboot1_to_2.c boot/uefi.c boot/multiboot2_uefi.c
 UNIT_BOOT_OBJS := $(UNIT_BOOT_SRCS:%.c=$(BUILD)/host/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/host/tests/%)
 

@@ -227,6 +227,11 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	if (single_slide_check_offsets(&i->k, err, sizeof(err)) ||
 	    single_slide_check_entry(in, &i->k, &to_stderr, err, sizeof(err)))
 		return error(in, "%s", err);
+	/* The x86-64 stub runs it from a Multiboot loader or UEFI (boot/handoff_multiboot.c). */
+	if (i->k.single_slide && i->k.arch == KSLIDE_ARCH_X86_64 && opt->container == &container_pvh)
+		return error(in, "%s",
+			     "a Multiboot kernel starts from a Multiboot loader or UEFI firmware, "
+			     "not from a PVH monitor: --format multiboot or --format efi");
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
 		return error(verdict == PACK_BAD_FOR_KERNEL ? in : NULL, "%s", err);
@@ -302,7 +307,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 		fprintf(stderr, "%s: warning: %s: --kslide-tag ignored: only --handoff multiboot "
 				"passes Multiboot 2 information on\n",
 			progname, in);
-	bool i386_stub = kernel_elf_stub_arch(&i.k) == KSLIDE_ARCH_I386;
+	bool i386_stub = pack_stub_arch(&i.k, opt) == KSLIDE_ARCH_I386;
 	const uint8_t *stub = i386_stub ? stub_i386_start : stub_x86_64_start;
 	const uint8_t *stub_end = i386_stub ? stub_i386_end : stub_x86_64_end;
 	struct packed_image img = { 0 };

@@ -3,8 +3,12 @@
  * Multiboot 1 one (QEMU's -kernel), it reports what the loader handed over: its name, the
  * command line, the memory map, the modules (checked against a crc32= argument). Then it walks
  * its own page tables from CR3 and checks what its boot code and every `sym - KERNEL_VMA` in
- * it assume: virtual = physical + KERNEL_VMA. It knows nothing of kslide; packed with
- * kslide-pack it must see exactly what its loader gave it, at a random base.
+ * it assume: virtual = physical + KERNEL_VMA. Started on UEFI (GRUB's multiboot2 on
+ * x86_64-efi, or its packed image as an EFI application) it checks the EFI tags too: the
+ * system table's signature where the 64-bit system table tag points, and an EFI memory map
+ * tag whose descriptors are of a plausible size and cover the kernel itself. It knows nothing
+ * of kslide; packed with kslide-pack it must see exactly what its loader gave it, at a random
+ * base.
  */
 #include <stdint.h>
 
@@ -22,6 +26,11 @@
 #define MB2_TAG_LOADER_NAME 2
 #define MB2_TAG_MODULE 3
 #define MB2_TAG_MMAP 6
+#define MB2_TAG_EFI64 12
+#define MB2_TAG_EFI_MMAP 17
+#define EFI_SYSTEM_TABLE_SIGNATURE 0x5453595320494249ull /* "IBI SYST" (UEFI 2.10, 4.3) */
+#define EFI_DESCRIPTOR_MIN 40 /* UEFI 2.10, 7.2: EFI_MEMORY_DESCRIPTOR's own size */
+#define EFI_PAGE 4096
 #define MB2_TAG_ALIGN 8
 #define PTE_PRESENT 0x1ull
 #define PTE_LARGE 0x80ull
@@ -64,6 +73,22 @@ struct mb2_mmap {
 struct mb2_mmap_entry {
 	uint64_t addr, len;
 	uint32_t type, reserved;
+};
+
+struct mb2_efi64 {
+	struct mb2_tag tag;
+	uint64_t pointer;
+};
+
+struct mb2_efi_mmap {
+	struct mb2_tag tag;
+	uint32_t descr_size, descr_vers;
+	uint8_t descriptors[];
+};
+
+struct efi_memory_descriptor {
+	uint32_t type, pad;
+	uint64_t physical_start, virtual_start, number_of_pages, attribute;
 };
 
 void kernel_main(uint32_t magic, uint32_t info);
@@ -110,6 +135,41 @@ static unsigned read_mb1(const struct mb1_info *mbi)
 	return bad;
 }
 
+/* Where kernel_main runs, computed from RIP: no relocation touches it. */
+static uint64_t here_from_rip(void)
+{
+	uint64_t here;
+	__asm__("lea kernel_main(%%rip), %0" : "=r"(here));
+	return here;
+}
+
+/* The EFI 64-bit system table tag: the firmware's table, signed "IBI SYST", where it points
+ * (inside the 1 GiB the boot tables map). */
+static unsigned check_efi64(const struct mb2_efi64 *t)
+{
+	int ok = t->tag.size >= sizeof(*t) && t->pointer && t->pointer < 0x40000000ull - 8 &&
+		 *(const uint64_t *)phys(t->pointer) == EFI_SYSTEM_TABLE_SIGNATURE;
+	kprintf("mb64-example: EFI system table: signature %s\n", ok ? "IBI SYST" : "WRONG");
+	return !ok;
+}
+
+/* The EFI memory map tag: descriptors at least EFI_MEMORY_DESCRIPTOR's size, one of them
+ * holding the kernel's own code. */
+static unsigned check_efi_mmap(const struct mb2_efi_mmap *t)
+{
+	uint64_t kernel = here_from_rip() - KERNEL_VMA;
+	int plausible = t->descr_size >= EFI_DESCRIPTOR_MIN, inside = 0;
+	for (uint32_t off = 0; plausible && off + t->descr_size <= t->tag.size - sizeof(*t);
+	     off += t->descr_size) {
+		const struct efi_memory_descriptor *d = (const void *)(t->descriptors + off);
+		inside |= d->physical_start <= kernel &&
+			  kernel - d->physical_start < d->number_of_pages * EFI_PAGE;
+	}
+	kprintf("mb64-example: EFI memory map: descriptors of %s size, the kernel inside one: %s\n",
+		plausible ? "plausible" : "WRONG", inside ? "yes" : "NO");
+	return !plausible || !inside;
+}
+
 static unsigned read_mb2(const uint8_t *info)
 {
 	unsigned bad = 0, modules = 0;
@@ -127,6 +187,10 @@ static unsigned read_mb2(const uint8_t *info)
 			const struct mb2_module *m = (const void *)t;
 			bad += check_module(m->mod_start, m->mod_end, m->string, modules++);
 		}
+		if (t->type == MB2_TAG_EFI64)
+			bad += check_efi64((const void *)t);
+		if (t->type == MB2_TAG_EFI_MMAP)
+			bad += check_efi_mmap((const void *)t);
 		if (t->type == MB2_TAG_MMAP) {
 			const struct mb2_mmap *m = (const void *)t;
 			for (uint32_t off = 0; off + m->entry_size <= m->tag.size - sizeof(*m);
@@ -155,14 +219,6 @@ static uint64_t walk(uint64_t virt)
 		table = entry;
 	}
 	return (table & PTE_ADDRESS) + (virt & 0xfff);
-}
-
-/* Where kernel_main runs, computed from RIP: no relocation touches it. */
-static uint64_t here_from_rip(void)
-{
-	uint64_t here;
-	__asm__("lea kernel_main(%%rip), %0" : "=r"(here));
-	return here;
 }
 
 /* An absolute address the linker wrote and a relocating loader must have moved. */

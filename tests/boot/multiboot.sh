@@ -18,7 +18,11 @@
 #   And its build with a Multiboot 2 header only (kernel-mb2), which QEMU's loader cannot
 #   load: its packed image can, the stub translating QEMU's Multiboot 1 information; the
 #   same kernel unpacked under GRUB BIOS's multiboot2 is the oracle for the map, the ACPI
-#   RSDP tag, the module and the command line.
+#   RSDP tag, the module and the command line. And the same kernel packed --format efi, which
+#   the x86-64 stub runs, started by OVMF's shell three times: GRUB UEFI's tags for the
+#   unpacked kernel are the oracle for its tags, the EFI system table and memory map among
+#   them, which the kernel checks; and the same PE started by QEMU's -kernel, as a Multiboot
+#   image, against the unpacked kernel on the same machine.
 # usage: multiboot.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,6 +96,13 @@ judge() {
 	else
 		not_ok "$name: command line \"$got\", expected \"$KERNEL_ARGS\""
 	fi
+	runs_where "$name" "$packed" "$elf" "$symbol" "$high"
+}
+
+# runs_where NAME PACKED_LOG KERNEL_ELF SYMBOL HIGH_DIGITS: the kernel runs where the stub
+# said it put it (judge's arguments); the base is kept per name, up to its first comma.
+runs_where() {
+	name=$1 packed=$2 elf=$3 symbol=$4 high=$5
 	phys=$(sed -n 's/^kslide: base=.* phys=\(0x[0-9a-f]*\).*/\1/p' "$packed")
 	here_link=0x$(nm "$elf" | sed -n "s/^$high\([0-9a-f]*\) T $symbol\$/\1/p")
 	ran=$(sed -n 's/.* here at \(0x[0-9a-f]*\);.*/\1/p' "$packed")
@@ -163,6 +174,18 @@ for i in 1 2 3; do
 		-I "$work/module.bin $MODULE_ARGS" "$mb64/kernel-mb2.img"
 done
 wait
+# From UEFI: packed --format efi, the x86-64 stub runs it and leaves long mode for it; OVMF's
+# shell starts it (startup.nsh, the module as initrd=), three times.
+"$B/bin/kslide-pack" --format efi -o "$work/mb64.efi" "$mb64/kernel-relocs.elf" || exit 1
+for i in 1 2 3; do
+	boot mb64-efi-$i -E -M q35 -m 256M -t 300 -A "$STUB_ARGS $KERNEL_ARGS" \
+		-I "$work/module.bin" "$work/mb64.efi"
+done
+# The same PE is a Multiboot image: QEMU's -kernel starts it, and the x86-64 stub passes the
+# loader's Multiboot 1 information on, as the i386 stub does (the machine of mb64-plain-2).
+boot mb64-efi-mb1 -a x86_64 -c max -m 1G -A "$STUB_ARGS $KERNEL_ARGS" \
+	-I "$work/module.bin $MODULE_ARGS" "$work/mb64.efi"
+wait
 # mb64_judge NAME PLAIN PACKED [QEMU_NAME_PREFIX [KERNEL_ELF]]: judge, and the page walk of
 # the packed run.
 mb64_judge() {
@@ -204,6 +227,42 @@ if [ "$(sort -u "$work"/bases.x86-64_Multiboot_2_only 2>/dev/null | wc -l)" -ge 
 	ok "x86-64 Multiboot 2 only: distinct bases in 3 boots under QEMU -kernel"
 else
 	not_ok "x86-64 Multiboot 2 only: the packed kernel landed at one base every time"
+fi
+# From UEFI, against GRUB UEFI's multiboot2 on the unpacked kernel: the same tag types in the
+# same order (ELF sections aside), the EFI system table and memory map tags as the kernel
+# checks them (the signature where tag 12 points; tag 17's descriptors of plausible size, one
+# holding the kernel); the module (no string: initrd= files have none) with its bytes; the
+# shell's command line (the image's path first, the initrd= word last) without kslide's words.
+for i in 1 2 3; do
+	name="x86-64 from UEFI, packed --format efi, OVMF, boot $i" log=$work/mb64-efi-$i.log
+	if ! grep -aq '^mb64-example: done$' "$log"; then
+		not_ok "$name: did not finish"
+		sed 's/^/#  | /' "$log" | grep -av '^#  | .\[' | tail -n 20
+		continue
+	fi
+	SEEN_ONLY=' tag type | EFI ' seen "$work/mb64-uefi-elf.log" >"$work/grub.seen"
+	SEEN_ONLY=' tag type | EFI ' seen "$log" >"$work/efi.seen"
+	if grep -q 'EFI memory map' "$work/grub.seen" && cmp -s "$work/grub.seen" "$work/efi.seen"; then
+		ok "$name: GRUB UEFI's tags, in its order: $(sed -n 's/.* tag type //p' "$work/efi.seen" | tr '\n' ' ')and the EFI tags check out"
+	else
+		not_ok "$name: tags or EFI checks differ from GRUB UEFI's (or GRUB gave no EFI tags)"
+		diff "$work/grub.seen" "$work/efi.seen" | sed 's/^/#  /'
+	fi
+	want="fs0:\\kslide.efi $KERNEL_ARGS initrd=\\initrd.img"
+	got=$(cmdline "$log" "")
+	grep -aq "module 0: 1048576 bytes, crc32 0x$(crc32 "$work/module.bin") " "$log" &&
+		[ "$got" = "$want" ] && ok "$name: module intact, command line \"$got\"" ||
+		not_ok "$name: module damaged or missing, or command line \"$got\" (want \"$want\")"
+	runs_where "$name" "$log" "$mb64/kernel.elf" kernel_main ffffffff8
+	grep -aq '^mb64-example: page walk: .* + KERNEL_VMA: yes$' "$log" ||
+		not_ok "$name: its page walk did not find virtual = physical + KERNEL_VMA"
+done
+mb64_judge "x86-64, the PE as a Multiboot image (the x86-64 stub), QEMU, -c max -m 1G" \
+	"$work/mb64-plain-2.log" "$work/mb64-efi-mb1.log" "\\S*"
+if [ "$(sort -u "$work"/bases.x86-64_from_UEFI 2>/dev/null | wc -l)" -ge 2 ]; then
+	ok "x86-64 from UEFI: $(sort -u "$work/bases.x86-64_from_UEFI" | wc -l) distinct bases in 3 boots"
+else
+	not_ok "x86-64 from UEFI: the packed kernel landed at one base every time"
 fi
 if [ "$(sort -u "$work"/bases.x86-64_Multiboot_1 2>/dev/null | wc -l)" -ge 2 ]; then
 	ok "x86-64 Multiboot 1: $(sort -u "$work/bases.x86-64_Multiboot_1" | wc -l) distinct bases in 3 boots"

@@ -1118,6 +1118,17 @@ if "$PACK" -v -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr" &&
 else
 	not_ok "x86-64 Multiboot kernel" "not packed single-slide in [16 MiB, 1 GiB)"
 fi
+# --format efi: the x86-64 stub runs it (its EFI entry), leaving long mode to enter it.
+if "$PACK" -v --format efi -o "$out" "$MB64_EXAMPLE" 2>"$T/stderr" &&
+	grep -q '^image: single slide: the virtual base moves with the physical one; the x86-64 stub leaves long mode to enter it in 32-bit protected mode$' "$T/stderr" &&
+	[ "$(head -c 2 "$out")" = MZ ]; then
+	ok "x86-64 Multiboot kernel, --format efi: a PE, one slide, the x86-64 stub leaving long mode for it"
+else
+	not_ok "x86-64 Multiboot kernel, --format efi" "refused, or not a single-slide PE on the x86-64 stub"
+fi
+expect_fail "x86-64 Multiboot kernel with --format pvh" \
+	"a Multiboot kernel starts from a Multiboot loader or UEFI firmware, not from a PVH monitor: --format multiboot or --format efi" \
+	--format pvh "$MB64_EXAMPLE"
 expect_fail "x86-64 Multiboot kernel with --handoff kslide" \
 	"--handoff kslide enters an x86-64 kernel in long mode, but this one has a Multiboot header and no kslide note: its entry is 32-bit code for a Multiboot loader. Leave --handoff out" \
 	--handoff kslide "$MB64_EXAMPLE"

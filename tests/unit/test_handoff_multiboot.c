@@ -1,7 +1,7 @@
 /*
  * Unit tests for boot/handoff_multiboot.c, the pass-through: what the kernel is entered with,
  * and what of the loader's information changes (only what the move made false) when the
- * loader was Multiboot 1 or Multiboot 2. The handoff uses 32-bit physical addresses as
+ * loader was Multiboot 1 or Multiboot 2; from UEFI, what GRUB would have built. The handoff uses 32-bit physical addresses as
  * pointers, so the loader's memory, the lent memory and the stub's own structures are mapped
  * below 2 GiB (MAP_32BIT).
  */
@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "boot/handoff.h"
+#include "boot/mode32.h"
 #include "boot/multiboot1.h"
 #include "boot/multiboot2.h"
 #include "include/kslide/multiboot.h"
@@ -58,10 +59,13 @@ static uint32_t addr32(const void *p)
 	return (uint32_t)(uintptr_t)p;
 }
 
-/* The stub's mapping: the entry is the new base plus the offset, as boot/i386/mapping.c has it. */
-uint64_t mapping_address(const struct kernel_mapping *m, uint64_t offset)
+/* The way into 32-bit mode, as boot/i386/mode32.c has it: the jump is to the entry. */
+int mode32_enter(struct entry_regs *regs, uint64_t entry, memory_lender lend, const char **why)
 {
-	return m->virt + offset;
+	(void)lend;
+	(void)why;
+	regs->entry = entry;
+	return KS_OK;
 }
 
 static uint8_t *lent_memory;
@@ -277,6 +281,74 @@ static void test_multiboot2_copy_has_kslides_tag_when_the_image_asks(void **stat
 	check_multiboot2_copy(true);
 }
 
+/* Find the first tag of this type in Multiboot 2 information, or NULL. */
+static const uint8_t *find_tag(const uint8_t *info, uint32_t type)
+{
+	for (uint32_t off = 8; off + 8 <= load_le32(info);) {
+		if (load_le32(info + off) == type)
+			return info + off;
+		if (load_le32(info + off) == TAG_END)
+			return NULL;
+		off += (load_le32(info + off + 4) + 7) & ~7u;
+	}
+	return NULL;
+}
+
+/* Started by UEFI firmware (no loader magic, the exit's EFI map): the Multiboot 2 magic and
+ * information built as GRUB gives it on UEFI, the system table tag and the kernel's new base
+ * in it, the command line without the stub's words. */
+static void test_uefi_way_in_gets_grubs_information(void **state)
+{
+	(void)state;
+	uint8_t *mem = low();
+	char *cmdline = (char *)mem + 0x1000;
+	strcpy(cmdline, CMDLINE);
+	uint8_t *efi_map = mem + 0x2000; /* one conventional descriptor of 48 bytes */
+	memset(efi_map, 0, 48);
+	store_le32(efi_map, 7);
+	store_le64(efi_map + 24, 0x100);
+	lent_memory = low();
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, 0, (uint8_t *)&f->env, cmdline);
+	f->env.loader_name = "UEFI";
+	f->env.efi_system_table = 0x7fb6e018;
+	f->env.efi_bits = 64;
+	f->env.efi_memmap = (uintptr_t)efi_map;
+	f->env.efi_memmap_size = 48;
+	f->env.efi_memdesc_size = 48;
+	f->env.efi_memdesc_version = 1;
+	assert_int_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	assert_int_equal(f->regs.entry, NEW_BASE + ENTRY_OFFSET);
+	assert_int_equal(f->regs.eax, MB2_BOOTLOADER_MAGIC);
+	const uint8_t *info = (const uint8_t *)(uintptr_t)f->regs.ebx;
+	assert_true(info >= lent_memory && info < lent_memory + LOW_BYTES);
+	const uint8_t *tag = find_tag(info, 12);
+	assert_non_null(tag);
+	assert_int_equal(load_le64(tag + 8), 0x7fb6e018);
+	assert_non_null(find_tag(info, 17));
+	tag = find_tag(info, TAG_LOAD_BASE);
+	assert_non_null(tag);
+	assert_int_equal(load_le32(tag + 8), NEW_BASE);
+	tag = find_tag(info, TAG_CMDLINE);
+	assert_string_equal((const char *)tag + 8, KERNEL_WORDS);
+	munmap(mem, LOW_BYTES);
+	munmap(lent_memory, LOW_BYTES);
+	munmap(f, LOW_BYTES);
+}
+
+/* Neither a Multiboot loader nor UEFI (PVH's magic): refused, nothing built. */
+static void test_other_loaders_refused(void **state)
+{
+	(void)state;
+	lent_memory = NULL;
+	struct fixture *f = (struct fixture *)(void *)low();
+	setup(f, 0x336ec578, (uint8_t *)&f->env, NULL);
+	assert_int_not_equal(handoff_multiboot.enter(&f->ctx, &f->regs), KS_OK);
+	assert_non_null(f->ctx.why);
+	assert_int_equal(lend_calls, 0);
+	munmap(f, LOW_BYTES);
+}
+
 static void test_multiboot2_no_memory(void **state)
 {
 	(void)state;
@@ -301,6 +373,8 @@ int main(void)
 		cmocka_unit_test(test_multiboot2_copy_has_no_tag_of_kslides_by_default),
 		cmocka_unit_test(test_multiboot2_copy_has_kslides_tag_when_the_image_asks),
 		cmocka_unit_test(test_multiboot2_no_memory),
+		cmocka_unit_test(test_uefi_way_in_gets_grubs_information),
+		cmocka_unit_test(test_other_loaders_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

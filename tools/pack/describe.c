@@ -4,6 +4,7 @@
 #include "include/kslide/image.h"
 #include "tools/pack/compress.h"
 #include "tools/pack/describe.h"
+#include "tools/pack/image_writer.h"
 #include "tools/pack/policy.h"
 
 void describe_stats(const struct packed_image *img, FILE *to)
@@ -74,8 +75,11 @@ void describe_image(const struct kernel_elf *k, const struct packed_image *img,
 		(unsigned long long)opt->min, (unsigned long long)opt->max,
 		(unsigned long long)opt->align);
 	if (k->single_slide)
-		fprintf(to, "image: single slide: the virtual base moves with the physical one; "
-				"entered by the i386 stub in 32-bit protected mode\n");
+		fprintf(to, "image: single slide: the virtual base moves with the physical one; %s\n",
+			pack_stub_arch(k, opt) == KSLIDE_ARCH_I386
+				? "entered by the i386 stub in 32-bit protected mode"
+				: "the x86-64 stub leaves long mode to enter it in 32-bit protected "
+				  "mode");
 	else if (k->arch == KSLIDE_ARCH_X86_64)
 		fprintf(to, "image: virtual base in [0x%llx, 0x%llx] (last byte) aligned to "
 				"0x%llx\n",

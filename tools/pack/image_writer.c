@@ -137,6 +137,13 @@ struct image_layout {
 	size_t total;
 };
 
+unsigned pack_stub_arch(const struct kernel_elf *k, const struct pack_options *opt)
+{
+	if (k->single_slide && k->arch == KSLIDE_ARCH_X86_64 && opt->container == &container_efi)
+		return KSLIDE_ARCH_X86_64;
+	return kernel_elf_stub_arch(k);
+}
+
 static void fill_header(struct kslide_image_header *h, const struct kernel_elf *k,
 			const struct pack_options *opt, const struct image_layout *l)
 {
@@ -150,7 +157,7 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 		   (opt->multiboot && opt->multiboot->mb2 && !opt->multiboot->mb1
 			    ? KSLIDE_IMAGE_MULTIBOOT2_KERNEL : 0) |
 		   (opt->shuffle_table ? KSLIDE_IMAGE_SHUFFLE : 0);
-	h->arch = kernel_elf_stub_arch(k); /* the stub checks it is its own */
+	h->arch = pack_stub_arch(k, opt); /* the stub checks it is its own */
 	h->image_file_size = l->total;
 	h->payload_offset = l->payload_offset;
 	h->payload_file_size = k->file_size;
@@ -171,7 +178,7 @@ static void fill_header(struct kslide_image_header *h, const struct kernel_elf *
 	h->align = opt->align;
 	h->phys_min = opt->min;
 	h->phys_max = opt->max - 1;
-	if (h->arch == KSLIDE_ARCH_X86_64) {
+	if (h->arch == KSLIDE_ARCH_X86_64 && !k->single_slide) {
 		h->virt_align = opt->virt_align;
 		h->virt_min = opt->virt_min;
 		h->virt_max = opt->virt_last;

@@ -61,6 +61,14 @@ int pack_encode_relocs(const struct kernel_elf *k, uint8_t **table, size_t *size
 /* Offset of the kslide header (its magic, on an 8-byte boundary) in a stub or image, or -1. */
 long pack_find_kslide_header(const uint8_t *stub, size_t size);
 
+/*
+ * The stub that runs k in opt->container (KSLIDE_ARCH_*): kernel_elf_stub_arch's, but a
+ * single-slide x86-64 kernel packed --format efi is run by the x86-64 stub, the one with an
+ * EFI entry, which leaves long mode for it (boot/mode32.h); its virtual base follows the
+ * physical one there too (no virtual window in the header).
+ */
+unsigned pack_stub_arch(const struct kernel_elf *k, const struct pack_options *opt);
+
 /* Build the image from a stub binary and a kernel, in opt->container. */
 int pack_build(const uint8_t *stub, size_t stub_size, const struct kernel_elf *k,
 	       const struct pack_options *opt, struct packed_image *out, char *err, size_t err_cap);

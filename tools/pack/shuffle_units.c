@@ -284,8 +284,9 @@ static uint32_t unit_of(const struct context *c, size_t shndx)
 	return (uint32_t)c->sections[shndx].unit;
 }
 
-/* What the shuffle does with a relocation type: the table's kind, the field's width, and for
- * an x86-64 field that must not overflow, how the base relocation reads it. */
+/* What the shuffle does with a relocation type: the table's kind (which gives the field's
+ * width, shuffle_field_width), and for an x86-64 4-byte absolute field, whose value must stay
+ * in its type's range, how the base relocation reads it. */
 struct kind_of {
 	uint32_t kind; /* 0: a type not handled */
 	bool pc_relative;

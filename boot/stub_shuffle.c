@@ -51,7 +51,9 @@ int shuffle_kernel(const struct kslide_bootinfo *bi)
 		return rc;
 	}
 	if (image_header.arch != KSLIDE_ARCH_I386) {
-		stub_error("shuffle table rejected", "only i386 kernels are shuffled yet");
+		/* kslide-pack never writes one: an x86-64 kernel is shuffled only when it moves
+		 * by one slide, and then the i386 stub starts it */
+		stub_error("shuffle table rejected", "the x86-64 stub does not shuffle yet");
 		return KS_EINVAL;
 	}
 	shuffled = 0;

@@ -27,6 +27,11 @@ struct shuffle_reloc shuffle_reloc_at(const struct shuffle_table *t, uint32_t i)
 				       units >> 16 };
 }
 
+uint32_t shuffle_field_width(uint32_t kind)
+{
+	return kind == SHUFFLE_ABS64 ? 2 * WORD : WORD;
+}
+
 static int check_units(const struct shuffle_table *t, const char **why)
 {
 	uint64_t prev_end = t->region_start, worst = 0;
@@ -49,12 +54,12 @@ static int check_units(const struct shuffle_table *t, const char **why)
 	return KS_OK;
 }
 
-/* The field at site, 4 bytes, lies wholly in unit u, or (SHUFFLE_NO_UNIT) outside the region
- * and inside the image. */
-static int site_fits(const struct shuffle_table *t, uint32_t site, uint32_t u,
+/* The field at site, width bytes, lies wholly in unit u, or (SHUFFLE_NO_UNIT) outside the
+ * region and inside the image. */
+static int site_fits(const struct shuffle_table *t, uint32_t site, uint32_t width, uint32_t u,
 		     uint64_t image_size)
 {
-	uint64_t end = (uint64_t)site + WORD;
+	uint64_t end = (uint64_t)site + width;
 	if (u == SHUFFLE_NO_UNIT)
 		return end <= image_size && (end <= t->region_start || site >= t->region_end);
 	struct shuffle_unit unit = shuffle_unit_at(t, u);
@@ -66,20 +71,21 @@ static int check_relocs(const struct shuffle_table *t, uint64_t image_size, cons
 	uint64_t next_free = 0;
 	for (uint32_t i = 0; i < t->reloc_count; i++) {
 		struct shuffle_reloc r = shuffle_reloc_at(t, i);
-		if (r.kind != SHUFFLE_ABS32 && r.kind != SHUFFLE_PC32)
+		if (r.kind != SHUFFLE_ABS32 && r.kind != SHUFFLE_PC32 && r.kind != SHUFFLE_ABS64)
 			return fail(why, "shuffle table: a relocation of a kind unknown to this stub");
 		if ((r.site_unit != SHUFFLE_NO_UNIT && r.site_unit >= t->unit_count) ||
 		    (r.target_unit != SHUFFLE_NO_UNIT && r.target_unit >= t->unit_count))
 			return fail(why, "shuffle table: a relocation names a unit that is not there");
 		if (r.target_unit == SHUFFLE_NO_UNIT &&
-		    (r.kind == SHUFFLE_ABS32 || r.site_unit == SHUFFLE_NO_UNIT))
+		    (r.kind != SHUFFLE_PC32 || r.site_unit == SHUFFLE_NO_UNIT))
 			return fail(why, "shuffle table: a relocation that nothing moves");
-		if (!site_fits(t, r.site, r.site_unit, image_size))
+		uint32_t width = shuffle_field_width(r.kind);
+		if (!site_fits(t, r.site, width, r.site_unit, image_size))
 			return fail(why, "shuffle table: a relocation's field lies outside its unit "
 					 "or the image");
 		if (r.site < next_free)
 			return fail(why, "shuffle table: relocations out of order or overlapping");
-		next_free = (uint64_t)r.site + WORD;
+		next_free = (uint64_t)r.site + width;
 	}
 	return KS_OK;
 }
@@ -155,22 +161,26 @@ void shuffle_move(uint8_t *image, const struct shuffle_table *t, const uint32_t 
 	}
 }
 
-static uint32_t delta(const struct shuffle_table *t, const uint32_t *new_offset, uint32_t u)
+/* How far unit u moved, negative for down (offsets are below 2^32, so the difference fits). */
+static int64_t delta(const struct shuffle_table *t, const uint32_t *new_offset, uint32_t u)
 {
-	return u == SHUFFLE_NO_UNIT ? 0 : new_offset[u] - shuffle_unit_at(t, u).offset;
+	return u == SHUFFLE_NO_UNIT ? 0
+				    : (int64_t)new_offset[u] - (int64_t)shuffle_unit_at(t, u).offset;
 }
 
 void shuffle_relocate(uint8_t *image, const struct shuffle_table *t, const uint32_t *new_offset)
 {
 	for (uint32_t i = 0; i < t->reloc_count; i++) {
 		struct shuffle_reloc r = shuffle_reloc_at(t, i);
-		uint32_t change = delta(t, new_offset, r.target_unit);
+		int64_t change = delta(t, new_offset, r.target_unit);
 		if (r.kind == SHUFFLE_PC32)
 			change -= delta(t, new_offset, r.site_unit);
-		/* 32-bit wrap-around: a unit moving down has a "negative" delta */
-		uint32_t site = r.site + delta(t, new_offset, r.site_unit);
-		uint8_t *field = image + site;
-		store_le32(field, load_le32(field) + change);
+		uint8_t *field = image + (r.site + delta(t, new_offset, r.site_unit));
+		/* two's complement: a unit moving down adds a "negative" change */
+		if (r.kind == SHUFFLE_ABS64)
+			store_le64(field, load_le64(field) + (uint64_t)change);
+		else
+			store_le32(field, load_le32(field) + (uint32_t)(uint64_t)change);
 	}
 }
 

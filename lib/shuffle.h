@@ -12,8 +12,13 @@
  *
  * With delta(u) = new offset of u - link offset of u (0 for no unit), a field at site gets,
  * at the site's new position:
- *   SHUFFLE_ABS32  += delta(target unit)                        (R_386_32)
- *   SHUFFLE_PC32   += delta(target unit) - delta(site unit)     (R_386_PC32, R_386_PLT32)
+ *   SHUFFLE_ABS32  += delta(target unit), 4 bytes       (R_386_32, R_X86_64_32, R_X86_64_32S)
+ *   SHUFFLE_PC32   += delta(target unit) - delta(site unit), 4 bytes
+ *                                     (R_386_PC32, R_386_PLT32, R_X86_64_PC32, R_X86_64_PLT32)
+ *   SHUFFLE_ABS64  += delta(target unit), 8 bytes       (R_X86_64_64)
+ * The 4-byte fields wrap modulo 2^32: kslide-pack proves at pack time that no layout makes an
+ * x86-64 one overflow its type (tools/pack/shuffle_units.c); the 8-byte one adds the move
+ * sign-extended.
  * The changes add to whatever the base relocation already added, so the two passes compose in
  * either order; the stub shuffles after relocating (boot/stub_shuffle.c).
  *
@@ -43,7 +48,11 @@
 enum shuffle_kind {
 	SHUFFLE_ABS32 = 1,
 	SHUFFLE_PC32 = 2,
+	SHUFFLE_ABS64 = 3,
 };
+
+/* The bytes a field of kind patches: 8 for SHUFFLE_ABS64, else 4. */
+uint32_t shuffle_field_width(uint32_t kind);
 
 /* A table that passed shuffle_parse. */
 struct shuffle_table {

@@ -1,6 +1,9 @@
 # Robustness (docs/reliability.md): the packer's proof that every base works is pure, so a
 # host unit test runs it against the stub's own relocation code at every base.
 $(BUILD)/host/tests/test_base_window: $(BUILD)/host/tools/pack/base_window.o
+# --shuffle's x86-64 32-bit fields are proven against the same window.
+$(BUILD)/host/tests/test_base_window: $(addprefix $(BUILD)/host/tools/pack/, shuffle_units.o fail.o)
+$(BUILD)/host/tests/test_base_window: HOST_TEST_LIBS += -lelf
 
 # kslide-pack under ASan and UBSan, for the sweep over every ELF file on the system
 # (tests/chaos/pack-sweep.sh, `make pack-sweep`): the same sources as the packer.

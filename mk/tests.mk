@@ -210,17 +210,19 @@ ISOS := $(BUILD)/i386/kernel.iso $(X86_64)/kernel.iso
 
 #### the example kernels (docs/kernel-authors.md), each by its own Makefile ####
 # minimal-i386 speaks kslide's boot info; multiboot1 and multiboot2 are tutorial kernels that
-# know nothing of kslide (tests/boot/multiboot.sh); shuffle-i386's functions move at every boot
-# (kslide-pack --shuffle; tests/boot/shuffle.sh).
-EXAMPLES := minimal-i386 multiboot1 multiboot2 multiboot2-x86_64 shuffle-i386
+# know nothing of kslide (tests/boot/multiboot.sh); shuffle-i386's and shuffle-x86_64's functions
+# move at every boot (kslide-pack --shuffle; tests/boot/shuffle.sh).
+EXAMPLES := minimal-i386 multiboot1 multiboot2 multiboot2-x86_64 shuffle-i386 shuffle-x86_64
 EXAMPLE_IMAGES := $(BUILD)/examples/minimal-i386/example.img \
 	$(BUILD)/examples/multiboot1/kernel.img $(BUILD)/examples/multiboot2/kernel.img \
-	$(BUILD)/examples/multiboot2-x86_64/kernel.img $(BUILD)/examples/shuffle-i386/kernel.img
+	$(BUILD)/examples/multiboot2-x86_64/kernel.img $(BUILD)/examples/shuffle-i386/kernel.img \
+	$(BUILD)/examples/shuffle-x86_64/kernel.img
 $(BUILD)/examples/minimal-i386/example.img: EXAMPLE := minimal-i386
 $(BUILD)/examples/multiboot1/kernel.img: EXAMPLE := multiboot1
 $(BUILD)/examples/multiboot2/kernel.img: EXAMPLE := multiboot2
 $(BUILD)/examples/multiboot2-x86_64/kernel.img: EXAMPLE := multiboot2-x86_64
 $(BUILD)/examples/shuffle-i386/kernel.img: EXAMPLE := shuffle-i386
+$(BUILD)/examples/shuffle-x86_64/kernel.img: EXAMPLE := shuffle-x86_64
 $(EXAMPLE_IMAGES): $(BUILD)/bin/kslide-pack include/kslide/bootinfo.h \
 		$(foreach e,$(EXAMPLES) common,$(wildcard examples/$(e)/*.[chS] examples/$(e)/*.ld \
 		examples/$(e)/Makefile))

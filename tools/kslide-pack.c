@@ -108,15 +108,18 @@ static void usage(FILE *to)
 		"                          signature\n"
 		"      --key-pass FILE     with --sign: an encrypted KEY's passphrase, FILE's first\n"
 		"                          line\n"
-		"      --shuffle           i386: move the kernel's function sections into a random\n"
-		"                          order at every boot as well (gcc -ffunction-sections,\n"
+		"      --shuffle           i386, and x86-64 Multiboot kernels that move by one slide\n"
+		"                          (the i386 stub): move the kernel's function sections\n"
+		"                          into a random order at every boot as well\n"
+		"                          (gcc -ffunction-sections,\n"
 		"                          each .text.* its own section in the link, e.g. ld\n"
 		"                          --unique=.text.*, and --emit-relocs); refused with the\n"
 		"                          reason when it cannot be proven safe: no separate\n"
 		"                          function sections, a relocation type it does not know,\n"
-		"                          another section among them, or too little room after them\n"
+		"                          another section among them, too little room after them\n"
 		"                          for the worst order (each one's size plus its alignment\n"
-		"                          less one). Not checked: PC-relative references leaving a\n"
+		"                          less one), an x86-64 32-bit field that some order and base\n"
+		"                          would overflow. Not checked: PC-relative references leaving a\n"
 		"                          function section without a relocation (hand-written code)\n"
 		"      --stats             print relocation table statistics\n"
 		"  -v, --verbose           describe the kernel and the image (and a bzImage's header)\n"
@@ -235,6 +238,9 @@ static int decide(const char *in, struct input *i, struct pack_options *opt,
 	enum pack_verdict verdict = pack_check_options(opt, &i->k, li, &i->note, err, sizeof(err));
 	if (verdict != PACK_OPTIONS_OK)
 		return error(verdict == PACK_BAD_FOR_KERNEL ? in : NULL, "%s", err);
+	if (i->shuffle.table &&
+	    shuffle_units_check_bases(&i->shuffle, &i->k, opt, err, sizeof(err)))
+		return error(in, "%s", err);
 	return 0;
 }
 
@@ -325,7 +331,7 @@ static int pack(const char *in, const char *out, struct pack_options *opt,
 	if (!rc)
 		report(in, out, &i, &img, opt, ch, handoff_why);
 	free(img.bytes);
-	free(i.shuffle.table);
+	shuffle_units_free(&i.shuffle);
 	kernel_elf_free(&i.k);
 	return rc;
 }

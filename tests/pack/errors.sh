@@ -1320,8 +1320,54 @@ kernel shuffle-pc16 "$ASM_UNITS
 	.word b - ." "$LDS_UNITS" --emit-relocs --unique=.text.*
 expect_fail "--shuffle with an R_386_PC16 to a function section" \
 	"unsupported relocation type R_386_PC16" --shuffle "$T/shuffle-pc16.elf"
-expect_fail "--shuffle on an x86-64 kernel" "only i386 kernels are supported yet" \
-	--shuffle "$B/x86_64/kernel.elf"
+# x86-64: the same two function sections in the higher half (R_X86_64_PLT32, _32S, _64), for
+# the x86-64 stub, which does not shuffle: refused once everything else is proven.
+ASM_UNITS64='
+	.text
+	.globl _start
+_start:	call a
+1:	hlt
+	jmp 1b
+	.section .text.a,"ax",@progbits
+	.p2align 4
+	.globl a
+a:	call b
+	ret
+	.section .text.b,"ax",@progbits
+	.p2align 4
+	.globl b
+b:	movq $a, %rax
+	ret
+	.data
+	.quad b
+'
+LDS_UNITS64='
+ENTRY(_start)
+PHDRS { all PT_LOAD FLAGS(7); }
+SECTIONS {
+	. = 0xffffffff81000000;
+	.text : AT(0x1000000) { *(.text) } :all
+	.data ALIGN(0x1000) + 0x1000 : AT(ADDR(.data) - 0xffffffff80000000) { *(.data) } :all
+}'
+kernel64 shuffle64 "$ASM_UNITS64" "$LDS_UNITS64" --emit-relocs --unique=.text.*
+expect_fail "--shuffle on an x86-64 kernel with its own virtual base" \
+	"an x86-64 kernel with a virtual base of its own (the x86-64 stub) is not shuffled yet" \
+	--shuffle "$T/shuffle64.elf"
+# A 64-bit PC-relative reference to a function section: the base relocation takes it (it
+# names the kernel), the shuffle does not.
+kernel64 shuffle64-pc64 "$ASM_UNITS64
+	.quad b - ." "$LDS_UNITS64" --emit-relocs --unique=.text.*
+expect_fail "--shuffle with an R_X86_64_PC64 to a function section" \
+	"relocation type 24 at .data+0x8 names a function section; only R_X86_64_64, R_X86_64_32, R_X86_64_32S, R_X86_64_PC32 and R_X86_64_PLT32 are known" \
+	--shuffle "$T/shuffle64-pc64.elf"
+# A PC-relative field from fixed code that fits as linked but not once b moves up the page of
+# room after it.
+kernel64 shuffle64-far "$ASM_UNITS64
+	.text
+	.long b - . + 0x7ffff000" "$LDS_UNITS64" --emit-relocs --unique=.text.*
+expect_fail "--shuffle with a PC-relative field some order overflows" \
+	"could overflow 32 bits in some order of the function sections" \
+	--shuffle "$T/shuffle64-far.elf"
 
 echo "pack-errors: $passed passed, $failed failed"
 [ $failed -eq 0 ]

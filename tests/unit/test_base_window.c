@@ -17,6 +17,7 @@
 #include "lib/errors.h"
 #include "lib/reloc.h"
 #include "tools/pack/base_window.h"
+#include "tools/pack/shuffle_units.h"
 
 #define FIELDS 6
 #define FIELD_STRIDE 8 /* one field per 8 bytes: a 64-bit one fits, none overlap */
@@ -278,12 +279,103 @@ static void test_the_i386_reference_window_with_max_4g_is_refused_with_the_field
 	assert_int_equal(base_window_check(&c.k, &c.opt, err, sizeof(err)), 0);
 }
 
+/* Whether value, as a field of kind holds it, survives every slide the stub may give it: the
+ * window's bases, counted one by one, and the link base. */
+static bool value_survives(const struct case_kernel *c, enum reloc_kind kind, int64_t value)
+{
+	const struct kernel_elf *k = &c->k;
+	uint64_t link = k->fixups_follow_virt ? k->link_virt : k->link_phys;
+	struct bases b = bases_of(c);
+	int64_t lo = kind == RELOC_ADD32 ? 0 : INT32_MIN;
+	int64_t hi = kind == RELOC_ADD32 ? (int64_t)UINT32_MAX : INT32_MAX;
+	if (value < lo || value > hi)
+		return false;
+	for (uint64_t at = b.first; b.any && at <= b.last; at += b.align) {
+		int64_t moved = value + (int64_t)(at - link);
+		if (moved < lo || moved > hi)
+			return false;
+	}
+	return true;
+}
+
+/* --shuffle asks of a value a unit's move can give a 32-bit field whether every base keeps it
+ * (base_window_holds): the same answer as counting the bases, on values at the window's edges
+ * and beyond the field's type. */
+static void test_a_value_holds_where_every_base_keeps_it(void **state)
+{
+	(void)state;
+	unsigned held = 0, broken = 0;
+	for (unsigned round = 0; round < ROUNDS; round++) {
+		struct case_kernel c;
+		make_case(&c, round & 1);
+		struct base_window w;
+		base_window_of(&c.k, &c.opt, &w);
+		uint64_t link = c.k.fixups_follow_virt ? c.k.link_virt : c.k.link_phys;
+		int64_t a = w.empty ? 0 : (int64_t)(w.first - link);
+		int64_t b = w.empty ? 0 : (int64_t)(w.last - link);
+		enum reloc_kind kind = draw() & 1 ? RELOC_ADD32 : RELOC_ADD32S;
+		uint64_t near = value_near_edge(kind, a, b, 3 * (int64_t)w.align);
+		int64_t value = kind == RELOC_ADD32 ? (int64_t)(uint32_t)near
+						    : (int64_t)(int32_t)(uint32_t)near;
+		value += draw_between(-2, 2) * (draw() % 4 == 0 ? (int64_t)1 << 32 : 0);
+		bool holds = base_window_holds(&c.k, &c.opt, kind, value);
+		if (holds != value_survives(&c, kind, value))
+			fail_msg("round %u: %s 0x%llx: holds says %d", round,
+				 kind == RELOC_ADD32 ? "ADD32" : "ADD32S", (unsigned long long)value,
+				 holds);
+		holds ? held++ : broken++;
+	}
+	assert_true(held > ROUNDS / 5);
+	assert_true(broken > ROUNDS / 5);
+}
+
+/* kslide-pack --shuffle refuses an x86-64 32-bit field that some layout and some base would
+ * overflow, and an x86-64 kernel the i386 stub does not start. */
+static void test_shuffle_bounds_are_checked_at_every_base(void **state)
+{
+	(void)state;
+	/* A single-slide kernel: physical bases 16 MiB to 1 GiB, slides up to 0x3ec00000 less
+	 * its size; a 32S field near the top of int32 before the move. */
+	struct case_kernel c;
+	memset(&c, 0, sizeof(c));
+	c.k = (struct kernel_elf){ .arch = KSLIDE_ARCH_X86_64, .single_slide = true,
+				   .payload = c.payload, .file_size = PAYLOAD, .mem_size = 0x200000,
+				   .link_phys = 0x1000000, .link_virt = 0xffffffff81000000ull };
+	c.opt = (struct pack_options){ .align = 0x200000, .min = 0x1000000, .max = 0x40000000 };
+	struct shuffle_bound bound = { 0x10, RELOC_ADD32S, 0, 0 };
+	struct shuffle_units s = { .bounds = &bound, .bound_count = 1 };
+	char err[ERR_CAP];
+	int64_t top = INT32_MAX - (0x40000000 - 0x200000 - 0x1000000); /* at the highest base */
+	bound.low = -0x1000;
+	bound.high = top;
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), 0);
+	bound.high = top + 1;
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "32-bit sign-extended field at payload offset 0x10"));
+	bound = (struct shuffle_bound){ 0x10, RELOC_ADD32S, INT32_MIN - 1ll, 0 };
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), -1);
+	/* An unsigned one below zero after a move down: refused even at the link base. */
+	bound = (struct shuffle_bound){ 0x10, RELOC_ADD32, -1, 0x1000 };
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "32-bit field at payload offset 0x10"));
+	bound = (struct shuffle_bound){ 0x10, RELOC_ADD32, 0, 0x1000 };
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), 0);
+	/* The x86-64 stub's kernels are not shuffled yet; i386 ones have no bounds. */
+	c.k.single_slide = false;
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not shuffled yet"));
+	c.k.arch = KSLIDE_ARCH_I386;
+	assert_int_equal(shuffle_units_check_bases(&s, &c.k, &c.opt, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_proof_agrees_with_the_stub_at_every_base),
 		cmocka_unit_test(test_the_named_bases_fail_and_the_advice_is_tight),
 		cmocka_unit_test(test_the_i386_reference_window_with_max_4g_is_refused_with_the_field),
+		cmocka_unit_test(test_a_value_holds_where_every_base_keeps_it),
+		cmocka_unit_test(test_shuffle_bounds_are_checked_at_every_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -334,12 +334,152 @@ static void bad_tables_are_refused_with_a_reason(void **state)
 	expect_refused(UNIT_WORD(0, 2), 3, 0, "power of two");
 	expect_refused(UNIT_WORD(0, 2), 0x2000, 0, "power of two");
 	expect_refused(UNIT_WORD(1, 0), B_AT + 4, 0, "multiple of its alignment");
-	expect_refused(RELOC_WORD(0, 1), 3, 0, "kind unknown");
+	expect_refused(RELOC_WORD(0, 1), 4, 0, "kind unknown");
+	expect_refused(RELOC_WORD(0, 1), 0, 0, "kind unknown");
 	expect_refused(RELOC_WORD(0, 2), 0xffffu | 2u << 16, 0, "not there");
 	expect_refused(RELOC_WORD(0, 2), 0xffffffffu, 0, "nothing moves");
 	expect_refused(RELOC_WORD(0, 0), A_AT, 0, "outside its unit");
 	expect_refused(RELOC_WORD(0, 0), IMAGE_SIZE - 2, 0, "outside its unit or the image");
 	expect_refused(RELOC_WORD(2, 0), A_AT + 0x8, 0, "out of order or overlapping");
+}
+
+/*
+ * x86-64 (R_X86_64_64, _32, _32S, _PC32, _PLT32) on the same two units, linked so that A lies
+ * just below a 4 GiB boundary of the virtual address space and B just above it: with the order
+ * B, A, A moves up by 0x20 and B down by 0x40, so each crosses it. An 8-byte field must carry
+ * into its upper half and take a move down sign-extended; a 4-byte one wraps modulo 2^32.
+ */
+#define VIRT_BASE 0xfffffffefffffef0ull /* A_AT + 0x10 is at 0xffffffff00000000 */
+
+static const struct field fields64[] = { /* by site, as the packer writes them */
+	/* R_X86_64_PC32 from fixed code: the entry calls into A */
+	{ 0x20, SHUFFLE_PC32, FIXED, A, A_AT },
+	/* R_X86_64_64 in A naming B: movabs $g, %rax */
+	{ A_AT + 0x8, SHUFFLE_ABS64, A, B, B_AT },
+	/* R_X86_64_32S in A naming B: mov $g, %rax (its low half, modulo 2^32) */
+	{ A_AT + 0x14, SHUFFLE_ABS32, A, B, B_AT + 0x4 },
+	/* R_X86_64_PLT32 from B to A */
+	{ B_AT + 0x4, SHUFFLE_PC32, B, A, A_AT + 0x2 },
+	/* R_X86_64_64 in B naming B: its own jump table held in code */
+	{ B_AT + 0x10, SHUFFLE_ABS64, B, B, B_AT + 0x18 },
+	/* R_X86_64_64 in .rodata: a function pointer to A */
+	{ 0x200, SHUFFLE_ABS64, FIXED, A, A_AT + 0x4 },
+	/* R_X86_64_64 in .rodata: a jump table's entry into B */
+	{ 0x208, SHUFFLE_ABS64, FIXED, B, B_AT + 0x10 },
+};
+#define FIELD64_COUNT (sizeof(fields64) / sizeof(fields64[0]))
+
+static uint64_t moved(uint32_t offset, uint32_t u, const uint32_t *at)
+{
+	if (!at || u == FIXED)
+		return offset;
+	return (uint64_t)offset + at[u] - (u == A ? A_AT : B_AT);
+}
+
+static uint64_t link_value64(const struct field *f, const uint32_t *at)
+{
+	uint64_t target = moved(f->target, f->target_unit, at);
+	uint64_t site = moved(f->site, f->site_unit, at);
+	if (f->kind == SHUFFLE_PC32)
+		return (uint32_t)(target - (site + 4));
+	uint64_t address = VIRT_BASE + target;
+	return f->kind == SHUFFLE_ABS64 ? address : (uint32_t)address;
+}
+
+static void build_two_units64(struct builder *b, uint8_t *image)
+{
+	header(b, 2, FIELD64_COUNT, A_AT, 0x180);
+	unit(b, A_AT, UNIT_SIZE, 16);
+	unit(b, B_AT, UNIT_SIZE, 16);
+	memset(image, 0x90, IMAGE_SIZE);
+	for (size_t i = 0; i < FIELD64_COUNT; i++) {
+		const struct field *f = &fields64[i];
+		reloc(b, f->site, f->kind, f->site_unit, f->target_unit);
+		if (f->kind == SHUFFLE_ABS64)
+			store_le64(image + f->site, link_value64(f, NULL));
+		else
+			store_le32(image + f->site, (uint32_t)link_value64(f, NULL));
+	}
+}
+
+static void check_fields64_after(const uint8_t *image, const uint32_t *at)
+{
+	for (size_t i = 0; i < FIELD64_COUNT; i++) {
+		const struct field *f = &fields64[i];
+		const uint8_t *field = image + moved(f->site, f->site_unit, at);
+		uint64_t got = f->kind == SHUFFLE_ABS64 ? load_le64(field) : load_le32(field);
+		if (got != link_value64(f, at))
+			fail_msg("field %zu: 0x%llx, expected 0x%llx", i, (unsigned long long)got,
+				 (unsigned long long)link_value64(f, at));
+	}
+}
+
+static void each_x86_64_relocation_class_follows_the_units(void **state)
+{
+	(void)state;
+	struct builder b;
+	static uint8_t image[IMAGE_SIZE], scratch[0x100];
+	build_two_units64(&b, image);
+	struct shuffle_table t;
+	const char *why = NULL;
+	assert_int_equal(parse(&b, &t, &why), KS_OK);
+	uint32_t order[2] = { B, A }, at[2];
+	assert_int_equal(shuffle_layout(&t, order, at), KS_OK);
+	assert_int_equal(at[B], A_AT);
+	assert_int_equal(at[A], A_AT + UNIT_SIZE);
+	shuffle_move(image, &t, at, scratch);
+	shuffle_relocate(image, &t, at);
+	check_fields64_after(image, at);
+	/* the crossing itself, spelled out: A's pointer moved up over 0xffffffff00000000 */
+	assert_true(load_le64(image + 0x200) == 0xffffffff00000014ull);
+}
+
+static void every_drawn_order_keeps_every_x86_64_field_right(void **state)
+{
+	(void)state;
+	uint64_t seed = 13;
+	for (int round = 0; round < 50; round++) {
+		struct builder b;
+		static uint8_t image[IMAGE_SIZE], scratch[0x100];
+		build_two_units64(&b, image);
+		struct shuffle_table t;
+		const char *why = NULL;
+		assert_int_equal(parse(&b, &t, &why), KS_OK);
+		assert_int_equal(shuffle_run(image, &t, scratch, xorshift_next, &seed), KS_OK);
+		const uint32_t *at = (const uint32_t *)(const void *)(scratch + 0x80) + 2;
+		check_fields64_after(image, at);
+	}
+}
+
+/* An 8-byte field is 8 bytes long: it must lie wholly in its unit, and the next field may not
+ * start inside it. */
+static void an_eight_byte_field_is_checked_whole(void **state)
+{
+	(void)state;
+	struct builder b;
+	static uint8_t image[IMAGE_SIZE];
+	struct shuffle_table t;
+	const char *why = NULL;
+	build_two_units64(&b, image);
+	/* B's own 64-bit field moved to B's last 4 bytes */
+	store_le32(b.bytes + 4 * RELOC_WORD(4, 0), B_AT + UNIT_SIZE - 4);
+	assert_int_equal(parse(&b, &t, &why), KS_EFORMAT);
+	assert_non_null(strstr(why, "outside its unit"));
+	build_two_units64(&b, image);
+	/* the jump table's entry 4 bytes after the function pointer's: inside it */
+	store_le32(b.bytes + 4 * RELOC_WORD(6, 0), 0x204);
+	assert_int_equal(parse(&b, &t, &why), KS_EFORMAT);
+	assert_non_null(strstr(why, "overlapping"));
+	/* a fixed 8-byte field ending past the image */
+	build_two_units64(&b, image);
+	store_le32(b.bytes + 4 * RELOC_WORD(6, 0), IMAGE_SIZE - 4);
+	assert_int_equal(parse(&b, &t, &why), KS_EFORMAT);
+	assert_non_null(strstr(why, "or the image"));
+	/* an 8-byte absolute field to fixed code: nothing moves it */
+	build_two_units64(&b, image);
+	store_le32(b.bytes + 4 * RELOC_WORD(5, 2), 0xffffffffu);
+	assert_int_equal(parse(&b, &t, &why), KS_EFORMAT);
+	assert_non_null(strstr(why, "nothing moves"));
 }
 
 int main(void)
@@ -353,6 +493,9 @@ int main(void)
 		cmocka_unit_test(without_a_source_nothing_moves),
 		cmocka_unit_test(every_drawn_order_keeps_every_field_right),
 		cmocka_unit_test(bad_tables_are_refused_with_a_reason),
+		cmocka_unit_test(each_x86_64_relocation_class_follows_the_units),
+		cmocka_unit_test(every_drawn_order_keeps_every_x86_64_field_right),
+		cmocka_unit_test(an_eight_byte_field_is_checked_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,35 +63,53 @@ static uint64_t field_value(const struct kernel_elf *k, const struct fixup *f, u
 	return v;
 }
 
-/* The slides [*lo, *hi] field f survives. */
-static void field_slides(const struct kernel_elf *k, const struct fixup *f, wide *lo, wide *hi)
+/* The slides [*lo, *hi] a field of kind survives holding v: the value as its kind reads it
+ * (an unsigned 32-bit number for ADD32, a signed one for the others). */
+static void value_slides(enum reloc_kind kind, wide v, wide *lo, wide *hi)
 {
 	const wide int32_lo = INT32_MIN, int32_hi = INT32_MAX;
-	switch (f->kind) {
-	case RELOC_ADD32: {
-		wide v = field_value(k, f, 4);
+	switch (kind) {
+	case RELOC_ADD32:
 		*lo = -v;
 		*hi = (wide)UINT32_MAX - v;
 		return;
-	}
-	case RELOC_ADD32S: {
-		wide v = (int32_t)(uint32_t)field_value(k, f, 4);
+	case RELOC_ADD32S:
 		*lo = int32_lo - v;
 		*hi = int32_hi - v;
 		return;
-	}
-	case RELOC_SUB32S: {
-		wide v = (int32_t)(uint32_t)field_value(k, f, 4);
+	case RELOC_SUB32S:
 		*lo = v - int32_hi;
 		*hi = v - int32_lo;
 		return;
-	}
 	case RELOC_ADD64:
 		break;
 	}
-	wide v = (int64_t)field_value(k, f, 8);
 	*lo = (wide)INT64_MIN - v;
 	*hi = (wide)INT64_MAX - v;
+}
+
+/* The slides [*lo, *hi] field f survives. */
+static void field_slides(const struct kernel_elf *k, const struct fixup *f, wide *lo, wide *hi)
+{
+	wide v = f->kind == RELOC_ADD32	   ? (wide)field_value(k, f, 4)
+		 : f->kind == RELOC_ADD64 ? (wide)(int64_t)field_value(k, f, 8)
+					  : (wide)(int32_t)(uint32_t)field_value(k, f, 4);
+	value_slides(f->kind, v, lo, hi);
+}
+
+bool base_window_holds(const struct kernel_elf *k, const struct pack_options *opt,
+		       enum reloc_kind kind, int64_t value)
+{
+	struct base_window w;
+	base_window_of(k, opt, &w);
+	wide lo, hi, first = 0, last = 0; /* the link base, slide 0, is always possible */
+	value_slides(kind, value, &lo, &hi);
+	if (!w.empty) {
+		wide low = (int64_t)(w.first - w.link), high = (int64_t)(w.last - w.link);
+		first = low < 0 ? low : 0;
+		last = high > 0 ? high : 0;
+	}
+	return lo <= first && last <= hi;
 }
 
 static const char *kind_name(enum reloc_kind kind)

@@ -39,4 +39,13 @@ void base_window_of(const struct kernel_elf *k, const struct pack_options *opt,
 int base_window_check(const struct kernel_elf *k, const struct pack_options *opt, char *err,
 		      size_t err_cap);
 
+/*
+ * Whether a field of kind stays representable at the link base and at every base of the
+ * window when it holds value (as its kind reads it: unsigned for RELOC_ADD32, signed for the
+ * others) rather than what the payload holds: kslide-pack --shuffle asks it of the values a
+ * function section's move can give a field (tools/pack/shuffle_units.c).
+ */
+bool base_window_holds(const struct kernel_elf *k, const struct pack_options *opt,
+		       enum reloc_kind kind, int64_t value);
+
 #endif

@@ -10,7 +10,11 @@
  *
  * References come from the --emit-relocs sections, whose symbols say which section each one
  * names (the symbol's section decides, never the value stored). Checked: every relocation that
- * lies in a unit or names one is of a type handled here (R_386_32, R_386_PC32, R_386_PLT32).
+ * lies in a unit or names one is of a type handled here (R_386_32, R_386_PC32, R_386_PLT32;
+ * R_X86_64_64, R_X86_64_32, R_X86_64_32S, R_X86_64_PC32, R_X86_64_PLT32), and no x86-64
+ * 4-byte field can overflow its type in any layout: a PC-relative one here, from the moves its
+ * two units can make; an absolute one, which the base's slide moves as well, against every
+ * base of the window once the packing policy has chosen it (shuffle_units_check_bases).
  * Not checked: a PC-relative reference that leaves its unit with no relocation at all. An
  * assembler cannot resolve a reference to another section itself and always leaves one, so
  * such references come only from hand-written code that computes with link-time distances
@@ -25,6 +29,7 @@
 
 #include "lib/shuffle.h"
 #include "lib/unaligned.h"
+#include "tools/pack/base_window.h"
 #include "tools/pack/fail.h"
 #include "tools/pack/shuffle_units.h"
 
@@ -48,6 +53,12 @@ struct reference {
 	uint32_t site, kind, site_unit, target_unit;
 };
 
+/* The moves a unit can make in any layout: from the region's start to its end less the unit's
+ * size (alignment only narrows them). */
+struct move_range {
+	int64_t low, high;
+};
+
 struct context {
 	Elf *elf;
 	const struct kernel_elf *k;
@@ -57,6 +68,8 @@ struct context {
 	size_t unit_count;
 	struct reference *refs;
 	size_t ref_count, ref_cap;
+	size_t bound_cap;
+	uint64_t region_start, region_end;
 	struct shuffle_units *out;
 	char *err;
 	size_t err_cap;
@@ -204,6 +217,51 @@ static int find_region(struct context *c, uint64_t *start, uint64_t *end)
 	return 0;
 }
 
+static struct move_range moves_of(const struct context *c, uint32_t unit)
+{
+	if (unit == SHUFFLE_NO_UNIT)
+		return (struct move_range){ 0, 0 };
+	const struct section *s = &c->sections[c->units[unit].section];
+	return (struct move_range){ (int64_t)c->region_start - (int64_t)s->offset,
+				    (int64_t)(c->region_end - s->size) - (int64_t)s->offset };
+}
+
+/* An absolute 4-byte x86-64 field: the values its target's moves can give it, for
+ * shuffle_units_check_bases. 0 or -1. */
+static int add_bound(struct context *c, uint32_t site, enum reloc_kind kind, int64_t value,
+		     uint32_t target_unit)
+{
+	struct shuffle_units *o = c->out;
+	if (o->bound_count == c->bound_cap) {
+		size_t cap = c->bound_cap ? 2 * c->bound_cap : 64;
+		struct shuffle_bound *more = realloc(o->bounds, cap * sizeof(*more));
+		if (!more)
+			return pack_fail(c->err, c->err_cap, "out of memory");
+		o->bounds = more;
+		c->bound_cap = cap;
+	}
+	struct move_range m = moves_of(c, target_unit);
+	o->bounds[o->bound_count++] =
+		(struct shuffle_bound){ site, kind, value + m.low, value + m.high };
+	return 0;
+}
+
+/* A PC-relative x86-64 field holding v must stay an int32 whichever way its two units move.
+ * 0 or -1. */
+static int check_distance(struct context *c, const struct reference *r, int32_t v,
+			  const char *name, unsigned long long at)
+{
+	struct move_range t = moves_of(c, r->target_unit), s = moves_of(c, r->site_unit);
+	int64_t low = v + t.low - s.high, high = v + t.high - s.low;
+	if (low >= INT32_MIN && high <= INT32_MAX)
+		return 0;
+	return pack_fail(c->err, c->err_cap,
+			 "--shuffle: the PC-relative field at %s+0x%llx (holding %d) could "
+			 "overflow 32 bits in some order of the function sections (from %lld to "
+			 "%lld)",
+			 name, at, (int)v, (long long)low, (long long)high);
+}
+
 static int add_reference(struct context *c, struct reference r)
 {
 	if (c->ref_count == c->ref_cap) {
@@ -226,6 +284,55 @@ static uint32_t unit_of(const struct context *c, size_t shndx)
 	return (uint32_t)c->sections[shndx].unit;
 }
 
+/* What the shuffle does with a relocation type: the table's kind (which gives the field's
+ * width, shuffle_field_width), and for an x86-64 4-byte absolute field, whose value must stay
+ * in its type's range, how the base relocation reads it. */
+struct kind_of {
+	uint32_t kind; /* 0: a type not handled */
+	bool pc_relative;
+	bool bounded; /* an absolute 4-byte x86-64 field */
+	enum reloc_kind base_kind;
+};
+
+static struct kind_of kind_of(bool x86_64, unsigned type)
+{
+	if (!x86_64)
+		switch (type) {
+		case R_386_32:
+			return (struct kind_of){ SHUFFLE_ABS32, false, false, RELOC_ADD32 };
+		case R_386_PC32:
+		case R_386_PLT32:
+			return (struct kind_of){ SHUFFLE_PC32, true, false, RELOC_ADD32 };
+		default:
+			return (struct kind_of){ 0, false, false, RELOC_ADD32 };
+		}
+	switch (type) {
+	case R_X86_64_64:
+		return (struct kind_of){ SHUFFLE_ABS64, false, false, RELOC_ADD64 };
+	case R_X86_64_32:
+		return (struct kind_of){ SHUFFLE_ABS32, false, true, RELOC_ADD32 };
+	case R_X86_64_32S:
+		return (struct kind_of){ SHUFFLE_ABS32, false, true, RELOC_ADD32S };
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+		return (struct kind_of){ SHUFFLE_PC32, true, false, RELOC_ADD32S };
+	default:
+		return (struct kind_of){ 0, false, false, RELOC_ADD32 };
+	}
+}
+
+/* Relocation i of data, REL (i386) or RELA (x86-64), as a RELA one. 0 or -1. */
+static int relocation_at(Elf_Data *data, bool rela, size_t i, GElf_Rela *out)
+{
+	if (rela)
+		return gelf_getrela(data, (int)i, out) ? 0 : -1;
+	GElf_Rel rel;
+	if (!gelf_getrel(data, (int)i, &rel))
+		return -1;
+	*out = (GElf_Rela){ rel.r_offset, rel.r_info, 0 };
+	return 0;
+}
+
 static int read_relocations(struct context *c, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	GElf_Shdr target, symsh;
@@ -234,8 +341,10 @@ static int read_relocations(struct context *c, Elf_Scn *scn, const GElf_Shdr *sh
 		return pack_fail(c->err, c->err_cap, "relocation section with a bad target");
 	if (!(target.sh_flags & SHF_ALLOC) || target.sh_type == SHT_NOTE)
 		return 0; /* debug information and notes: read at link addresses, if at all */
-	if (sh->sh_type == SHT_RELA)
-		return pack_fail(c->err, c->err_cap, "--shuffle: RELA relocations on i386");
+	bool x86_64 = c->k->arch == KSLIDE_ARCH_X86_64;
+	if ((sh->sh_type == SHT_RELA) != x86_64)
+		return pack_fail(c->err, c->err_cap, "--shuffle: %s relocations on %s",
+				 x86_64 ? "REL" : "RELA", x86_64 ? "x86-64" : "i386");
 	const char *name = c->sections[sh->sh_info].name;
 	uint32_t site_unit = unit_of(c, sh->sh_info);
 	Elf_Data *data = elf_getdata(scn, NULL), *symbols = elf_getdata(symtab, NULL);
@@ -243,9 +352,9 @@ static int read_relocations(struct context *c, Elf_Scn *scn, const GElf_Shdr *sh
 	if (!data || !symbols)
 		return pack_fail(c->err, c->err_cap, "cannot read relocations for %s", name);
 	for (size_t i = 0; i < n; i++) {
-		GElf_Rel rel;
+		GElf_Rela rel;
 		GElf_Sym sym;
-		if (!gelf_getrel(data, (int)i, &rel) ||
+		if (relocation_at(data, x86_64, i, &rel) ||
 		    !gelf_getsym(symbols, (int)GELF_R_SYM(rel.r_info), &sym))
 			return pack_fail(c->err, c->err_cap, "cannot read relocation %zu for %s", i,
 					 name);
@@ -257,36 +366,44 @@ static int read_relocations(struct context *c, Elf_Scn *scn, const GElf_Shdr *sh
 			return pack_fail(c->err, c->err_cap, "--shuffle: extended section indices "
 							     "are not supported (at %s+0x%llx)",
 					 name, at);
+		/* R_386_NONE and R_X86_64_NONE are both 0 */
 		if (type == R_386_NONE || (site_unit == SHUFFLE_NO_UNIT &&
 					   target_unit == SHUFFLE_NO_UNIT))
 			continue;
-		int64_t site = payload_offset(c->k, rel.r_offset, 4);
-		if (site < 0 || (uint64_t)site + 4 > c->k->file_size)
+		struct kind_of kind = kind_of(x86_64, type);
+		if (kind.kind == 0)
+			return pack_fail(c->err, c->err_cap,
+					 "--shuffle: relocation type %u at %s+0x%llx %s a function "
+					 "section; only %s are known to follow a moved one",
+					 type, name, at,
+					 site_unit != SHUFFLE_NO_UNIT ? "lies in" : "names",
+					 x86_64 ? "R_X86_64_64, R_X86_64_32, R_X86_64_32S, "
+						  "R_X86_64_PC32 and R_X86_64_PLT32"
+						: "R_386_32, R_386_PC32 and R_386_PLT32");
+		uint32_t width = shuffle_field_width(kind.kind);
+		int64_t site = payload_offset(c->k, rel.r_offset, width);
+		if (site < 0 || (uint64_t)site + width > c->k->file_size)
 			return pack_fail(c->err, c->err_cap,
 					 "--shuffle: relocation outside the file bytes at %s+0x%llx",
 					 name, at);
-		struct reference r = { (uint32_t)site, 0, site_unit, target_unit };
-		switch (type) {
-		case R_386_32:
+		struct reference r = { (uint32_t)site, kind.kind, site_unit, target_unit };
+		uint32_t field = load_le32(c->k->payload + site);
+		if (!kind.pc_relative) {
 			if (target_unit == SHUFFLE_NO_UNIT)
 				continue; /* an absolute address of something that stays */
-			r.kind = SHUFFLE_ABS32;
-			break;
-		case R_386_PC32:
-		case R_386_PLT32:
+			if (kind.bounded &&
+			    add_bound(c, r.site, kind.base_kind,
+				      kind.base_kind == RELOC_ADD32 ? (int64_t)field
+								    : (int64_t)(int32_t)field,
+				      target_unit))
+				return -1;
+		} else {
 			if (site_unit == target_unit) {
 				c->out->same_unit++;
 				continue; /* the distance moves with the unit */
 			}
-			r.kind = SHUFFLE_PC32;
-			break;
-		default:
-			return pack_fail(c->err, c->err_cap,
-					 "--shuffle: relocation type %u at %s+0x%llx %s a function "
-					 "section; only R_386_32, R_386_PC32 and R_386_PLT32 are "
-					 "known to follow a moved one",
-					 type, name, at,
-					 site_unit != SHUFFLE_NO_UNIT ? "lies in" : "names");
+			if (x86_64 && check_distance(c, &r, (int32_t)field, name, at))
+				return -1;
 		}
 		if (add_reference(c, r))
 			return -1;
@@ -298,7 +415,7 @@ static int encode(struct context *c, uint64_t start, uint64_t end)
 {
 	qsort(c->refs, c->ref_count, sizeof(*c->refs), by_site);
 	for (size_t i = 1; i < c->ref_count; i++)
-		if (c->refs[i].site < c->refs[i - 1].site + 4)
+		if (c->refs[i].site < c->refs[i - 1].site + shuffle_field_width(c->refs[i - 1].kind))
 			return pack_fail(c->err, c->err_cap,
 					 "--shuffle: two relocations patch payload offset 0x%x",
 					 (unsigned)c->refs[i].site);
@@ -336,9 +453,6 @@ int shuffle_units_read(const uint8_t *buf, size_t len, const struct kernel_elf *
 		       struct shuffle_units *out, char *err, size_t err_cap)
 {
 	*out = (struct shuffle_units){ 0 };
-	if (k->arch != KSLIDE_ARCH_I386)
-		return pack_fail(err, err_cap, "--shuffle: only i386 kernels are supported yet, "
-					       "not x86-64");
 	if (k->pie)
 		return pack_fail(err, err_cap, "--shuffle: static PIEs are not supported");
 	elf_version(EV_CURRENT);
@@ -350,6 +464,8 @@ int shuffle_units_read(const uint8_t *buf, size_t len, const struct kernel_elf *
 	int rc = find_sections(&c);
 	if (!rc)
 		rc = find_region(&c, &start, &end);
+	c.region_start = start;
+	c.region_end = end;
 	bool any = false;
 	Elf_Scn *scn = NULL;
 	while (!rc && (scn = elf_nextscn(c.elf, scn))) {
@@ -374,9 +490,41 @@ int shuffle_units_read(const uint8_t *buf, size_t len, const struct kernel_elf *
 	free(c.units);
 	free(c.refs);
 	elf_end(c.elf);
-	if (rc) {
-		free(out->table);
-		out->table = NULL;
-	}
+	if (rc)
+		shuffle_units_free(out);
 	return rc;
+}
+
+void shuffle_units_free(struct shuffle_units *s)
+{
+	free(s->table);
+	free(s->bounds);
+	s->table = NULL;
+	s->bounds = NULL;
+	s->bound_count = 0;
+}
+
+int shuffle_units_check_bases(const struct shuffle_units *s, const struct kernel_elf *k,
+			      const struct pack_options *opt, char *err, size_t err_cap)
+{
+	if (k->arch == KSLIDE_ARCH_X86_64 && !k->single_slide)
+		return pack_fail(err, err_cap,
+				 "--shuffle: an x86-64 kernel with a virtual base of its own (the "
+				 "x86-64 stub) is not shuffled yet: only one that moves by a single "
+				 "slide, a Multiboot kernel the i386 stub starts");
+	for (size_t i = 0; i < s->bound_count; i++) {
+		const struct shuffle_bound *b = &s->bounds[i];
+		if (base_window_holds(k, opt, b->kind, b->low) &&
+		    base_window_holds(k, opt, b->kind, b->high))
+			continue;
+		return pack_fail(err, err_cap,
+				 "--shuffle: the %s field at payload offset 0x%x names a function "
+				 "section whose moves give it 0x%llx to 0x%llx, which would overflow "
+				 "at some base of the window: narrow --min and --max, or link the "
+				 "function sections where every address fits",
+				 b->kind == RELOC_ADD32 ? "32-bit" : "32-bit sign-extended",
+				 (unsigned)b->site, (unsigned long long)b->low,
+				 (unsigned long long)b->high);
+	}
+	return 0;
 }

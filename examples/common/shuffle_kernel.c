@@ -1,16 +1,24 @@
 /*
- * A Multiboot 1 kernel for kslide-pack --shuffle: every function is its own section
- * (-ffunction-sections), so the stub lays them out in a new order at every boot. It checks its
- * own results through every kind of reference the shuffle must follow, then prints where its
- * functions ended up and ends QEMU with its verdict:
- *   - static functions calling each other (PC-relative, between two moving units);
+ * The kernel proper of the --shuffle examples (examples/shuffle-i386, a Multiboot 1 kernel, and
+ * examples/shuffle-x86_64, a higher-half x86-64 Multiboot one that the i386 stub moves by one
+ * slide): every function is its own section (-ffunction-sections), so the stub lays them out
+ * in a new order at every boot. It checks its own results through every kind of reference the
+ * shuffle must follow, then prints where its functions ended up and ends QEMU with its
+ * verdict. Each example's boot code, in plain .text, calls kernel_main(magic, info) and
+ * offers fixed_sum. The references (i386 / x86-64 relocation types):
+ *   - static functions calling each other (PC-relative, between two moving units: R_386_PC32 /
+ *     R_X86_64_PLT32);
  *   - the entry in plain .text calling kernel_main (PC-relative, fixed site, moving target),
  *     and the functions calling fixed_sum there (PC-relative, moving site, fixed target);
  *   - a constant table and a data word of function pointers (absolute, fixed site, moving
- *     target), and function addresses taken in code (absolute, both moving);
- *   - a switch compiled to a jump table in .rodata (absolute, to places inside one function);
- *   - each function's own address against the EIP it really runs at, which no relocation
- *     computes: absolute addresses must agree with where the code is.
+ *     target: R_386_32 / R_X86_64_64), and function addresses taken in code (absolute, both
+ *     moving: R_386_32 / R_X86_64_32S);
+ *   - a switch compiled to a jump table in .rodata (absolute, to places inside one function:
+ *     R_386_32 / R_X86_64_64);
+ *   - x86-64: kernel_main's physical address in the boot code's .rodata (R_X86_64_32 of
+ *     kernel_main - KERNEL_VMA, fixed site, moving target);
+ *   - each function's own address against the instruction pointer it really runs at, which no
+ *     relocation computes: absolute addresses must agree with where the code is.
  */
 #include <stdint.h>
 
@@ -22,8 +30,11 @@
 #define FUNCTION_REACH 0x200u
 
 void kernel_main(uint32_t magic, const void *mbi);
-int fixed_sum(int a, int b); /* boot.S, in plain .text */
-extern char _start[];
+int fixed_sum(int a, int b); /* the boot code, in plain .text */
+#ifdef __x86_64__
+#define KERNEL_VMA 0xffffffff80000000ull
+extern const uint32_t kernel_main_phys; /* fixed.S: .long kernel_main - KERNEL_VMA */
+#endif
 
 static unsigned failures;
 
@@ -36,7 +47,7 @@ static void check(int ok, const char *what, int arg)
 }
 
 /* The return address: where the caller really runs, from the stack, no relocation. */
-static __attribute__((noinline)) uintptr_t caller_eip(void)
+static __attribute__((noinline)) uintptr_t caller_ip(void)
 {
 	return (uintptr_t)__builtin_return_address(0);
 }
@@ -44,8 +55,8 @@ static __attribute__((noinline)) uintptr_t caller_eip(void)
 /* The function at 'self' (an absolute address) is the one running this call. */
 #define CHECK_RUNNING_AT(self, name)                                                              \
 	do {                                                                                      \
-		uintptr_t eip = caller_eip();                                                     \
-		check(eip - (uintptr_t)(self) < FUNCTION_REACH, "runs where its address says: " name, \
+		uintptr_t ip = caller_ip();                                                       \
+		check(ip - (uintptr_t)(self) < FUNCTION_REACH, "runs where its address says: " name, \
 		      0);                                                                         \
 	} while (0)
 
@@ -142,9 +153,14 @@ static __attribute__((noinline)) void run_checks(void)
 	for (unsigned n = 0; n < 40; n++)
 		check(is_even(n) == !(n & 1) && is_odd(n) == (int)(n & 1), "mutual recursion",
 		      (int)n);
+#ifdef __x86_64__
+	check((uintptr_t)kernel_main - KERNEL_VMA == kernel_main_phys,
+	      "kernel_main's physical address in a 32-bit field", 0);
+#endif
 }
 
-/* The functions' order: op indices by address, and each one's offset from the fixed entry. */
+/* The functions' order: op indices by address, and each one's offset from fixed_sum, which
+ * stays where it was linked. */
 static void print_order(void)
 {
 	int rank[OPS];
@@ -162,8 +178,8 @@ static void print_order(void)
 	kprintf("\n");
 	kprintf("shuffle-example: offsets");
 	for (int n = 0; n < OPS; n++)
-		kprintf(" op%d=0x%x", n, (unsigned)((uintptr_t)ops[n] - (uintptr_t)_start));
-	kprintf(" kernel_main=0x%x\n", (unsigned)((uintptr_t)kernel_main - (uintptr_t)_start));
+		kprintf(" op%d=0x%x", n, (unsigned)((uintptr_t)ops[n] - (uintptr_t)fixed_sum));
+	kprintf(" kernel_main=0x%x\n", (unsigned)((uintptr_t)kernel_main - (uintptr_t)fixed_sum));
 	/* the position of op0 among the ops: uniform over 0..OPS-1 when the order is */
 	for (int i = 0; i < OPS; i++)
 		if (rank[i] == 0)

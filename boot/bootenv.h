@@ -71,6 +71,11 @@ struct boot_env {
 	 * its physical address and length; 0, 0 when the loader gave none. */
 	uint64_t acpi_rsdp_copy;
 	uint32_t acpi_rsdp_size;
+	/* The RSDP is the firmware's own (UEFI's configuration table, a PVH monitor's), in memory
+	 * the map keeps from the kernel: Linux is given its address as it is, as Linux's own EFI
+	 * and PVH entries do. Otherwise it lies in the loader's information (Multiboot 2), which
+	 * Linux may overwrite, and is copied to a lent page. */
+	bool acpi_rsdp_kept;
 
 	const char *why; /* after a parse error: what was wrong, for the console; or NULL */
 };

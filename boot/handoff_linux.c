@@ -8,19 +8,23 @@
  *     at random, so Linux's own memory randomization and "Kernel Offset" follow), the
  *     command line and the initrd (the first Multiboot module);
  *   - an e820 table from the loader's memory map;
- *   - acpi_rsdp_addr: a copy of the loader's ACPI RSDP copy (Multiboot 2; UEFI's
- *     configuration table), in a page the e820 table marks as ACPI data, so that Linux finds
- *     ACPI without a BIOS area to search;
+ *   - acpi_rsdp_addr, so that Linux finds ACPI without a BIOS area to search: the
+ *     firmware's own RSDP where it lies (UEFI's configuration table, a PVH monitor's start
+ *     info), as Linux's EFI and PVH entries give it; a Multiboot 2 loader's copy, which lies in
+ *     memory Linux may reuse, copied to a page the e820 table marks as ACPI data. Lending that
+ *     page only when needed also keeps the map Linux sees the firmware's, the same at every
+ *     boot;
  *   - from the UEFI way in, efi_info as Linux's EFI stub fills it: "EL64", the system table
  *     and the EFI memory map ExitBootServices succeeded with, which lies in the stub's image
  *     (loader memory; Linux reserves the map it is given), and secure_boot as its stub
  *     decides it (boot/efi_secure_boot.c).
  *
- * Both the zero page and that page are lent memory below 4 GiB. The kernel is entered at its
- * physical entry point (startup_32 with paging off on i386; startup_64 identity-mapped in long
- * mode on x86-64, where boot/x86_64/mapping.c maps the whole memory_size), with ESI (RSI) =
- * the zero page, EBX = EBP = EDI = 0, interrupts off, CS 0x10 and DS = ES = SS = 0x18 flat
- * (__BOOT_CS, __BOOT_DS), as both protocols require.
+ * The zero page and the page after it (an empty command line, the RSDP copy) are lent memory
+ * below 4 GiB. The kernel is entered at its physical entry point (startup_32 with paging off
+ * on i386; startup_64 identity-mapped in long mode on x86-64, where boot/x86_64/mapping.c
+ * maps the whole memory_size), with ESI (RSI) = the zero page, EBX = EBP = EDI = 0,
+ * interrupts off, CS 0x10 and DS = ES = SS = 0x18 flat (__BOOT_CS, __BOOT_DS), as both
+ * protocols require.
  */
 #include "boot/handoff.h"
 #include "include/protocol/linux_boot.h"
@@ -181,7 +185,9 @@ static int enter(struct handoff_context *ctx, struct entry_regs *regs)
 	else
 		zp[HDR_LOADFLAGS] &= (uint8_t)~LOADFLAGS_KASLR;
 	uint64_t acpi_page = 0;
-	if (env->acpi_rsdp_copy && env->acpi_rsdp_size <= PAGE - 1) {
+	if (env->acpi_rsdp_copy && env->acpi_rsdp_kept) {
+		put64(zp + ZP_ACPI_RSDP_ADDR, env->acpi_rsdp_copy);
+	} else if (env->acpi_rsdp_copy && env->acpi_rsdp_size <= PAGE - 1) {
 		acpi_page = pages + PAGE;
 		/* The RSDP after the empty command line, 16-byte aligned as the spec wants. */
 		memcpy(extra + 16, (const void *)(uintptr_t)env->acpi_rsdp_copy, env->acpi_rsdp_size);

@@ -82,6 +82,7 @@ static void find_rsdp(uint64_t system_table, struct boot_env *env)
 		return;
 	const uint8_t *rsdp = (const uint8_t *)(uintptr_t)found;
 	env->acpi_rsdp_copy = found;
+	env->acpi_rsdp_kept = true;
 	env->acpi_rsdp_size = rsdp[ACPI_RSDP_REVISION] >= 2 ? load_le32(rsdp + ACPI_RSDP_LENGTH)
 							    : ACPI_RSDP_V1_BYTES;
 }

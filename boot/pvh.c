@@ -128,6 +128,7 @@ static void parse_rsdp(const struct phys_reader *mem, const uint8_t *info, struc
 		size = RSDP_V1_SIZE;
 	env->acpi_rsdp_copy = addr;
 	env->acpi_rsdp_size = size;
+	env->acpi_rsdp_kept = true;
 }
 
 int pvh_parse(const struct phys_reader *mem, uint64_t info_addr, struct boot_env *env)

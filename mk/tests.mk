@@ -46,6 +46,8 @@ $(BUILD)/host/tests/test_kernel_policy: $(addprefix $(BUILD)/host/kernel/secrecy
 $(BUILD)/host/tests/test_acpi_aml: $(BUILD)/host/kernel/acpi/acpi_aml.o
 # The Multiboot pass-through edits the loader's information with plain C.
 $(BUILD)/host/tests/test_handoff_multiboot: $(BUILD)/host/boot/handoff_multiboot.o
+# So does Linux's zero page.
+$(BUILD)/host/tests/test_handoff_linux: $(BUILD)/host/boot/handoff_linux.o
 # As are kslide-stat's line parser and slot recount.
 $(BUILD)/host/tests/test_stat_lines: $(BUILD)/host/tools/stat/lines.o
 # The recount finds the image's load address by its container's reader (tools/pack/).

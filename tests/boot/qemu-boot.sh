@@ -206,13 +206,13 @@ fail() {
 }
 
 check_expects() {
-	echo "$expects" | while IFS= read -r re; do
+	printf "%s\n" "$expects" | while IFS= read -r re; do
 		[ -z "$re" ] && continue
-		grep -aEq -- "$re" "$log" || { echo "missing: $re" >&2; exit 1; }
+		grep -aEq -- "$re" "$log" || { printf "missing: %s\n" "$re" >&2; exit 1; }
 	done || fail "log does not match every expectation"
-	echo "$refuses" | while IFS= read -r re; do
+	printf "%s\n" "$refuses" | while IFS= read -r re; do
 		[ -z "$re" ] && continue
-		! grep -aEq -- "$re" "$log" || { echo "present: $re" >&2; exit 1; }
+		! grep -aEq -- "$re" "$log" || { printf "present: %s\n" "$re" >&2; exit 1; }
 	done || fail "log matches what it must not"
 }
 

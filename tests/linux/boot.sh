@@ -82,6 +82,8 @@ GRUB="-L -D -t 240 -e 'loader=.GRUB'"
 	# gives Linux efi_info, the e820 table and the RSDP as Linux's EFI stub would.
 	EFI="-L -E -M q35 -t 240 -I $L/x86_64/initramfs.cpio $L/cloud-amd64.efi"
 	EFI_ON="-e '^kslide: loader=.UEFI. map=EFI.memory.map ' -e '^kslide-linux: efi=yes' -e '^kslide-linux: efivars=0x0*[1-9a-f]'"
+	# The firmware's own RSDP, where the configuration table says it is (no copy of it).
+	EFI_ON="$EFI_ON -e '^kslide-linux: acpi_rsdp_addr=(0x[0-9a-f]+) efi_acpi20=\\1\$'"
 	# OVMF's variables without keys: Secure Boot off, "disabled" (2) as Linux's stub says.
 	EFI_ON="$EFI_ON -e '^kslide-linux: secure_boot=0x2$'"
 	printf 'cloud-amd64 as PE, UEFI shell, initrd=, max, 1G: EFI variables listed\t-m 1G -A "%s" %s %s\n' \

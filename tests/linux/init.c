@@ -9,6 +9,12 @@
  *   kslide-linux: efi=yes|no                     whether the kernel runs with EFI
  *   kslide-linux: secure_boot=0x<0-3>            with EFI: boot_params.secure_boot (unset,
  *                                                unknown, disabled, enabled)
+ *   kslide-linux: acpi_rsdp_addr=0x<a> efi_acpi20=0x<b>
+ *                                                with EFI: where the loader said the RSDP
+ *                                                is (boot_params.acpi_rsdp_addr) and where
+ *                                                the firmware's configuration table says it
+ *                                                is (/sys/firmware/efi/systab's ACPI20, or
+ *                                                "none")
  *   kslide-linux: efivars=0x<count>              with EFI: the variables efivarfs lists (its
  *                                                module /efivarfs.ko loaded first when the
  *                                                initramfs has it), or "efivars=error: ..."
@@ -73,6 +79,7 @@
 #define PROC_MODE 0555
 #define SYS_MODE  0555
 /* Offsets in struct boot_params: Linux's Documentation/arch/x86/zero-page.rst and boot.rst. */
+#define ZP_ACPI_RSDP_ADDR    0x070
 #define ZP_EXT_RAMDISK_IMAGE 0x0c0
 #define ZP_EXT_RAMDISK_SIZE  0x0c4
 #define ZP_SECURE_BOOT	     0x1ec
@@ -350,6 +357,33 @@ static void report_secure_boot(void)
 	say(report);
 }
 
+/* "ACPI20=0x7fb7e014" */
+static int is_acpi20(const char *line)
+{
+	return line[0] == 'A' && line[1] == 'C' && line[2] == 'P' && line[3] == 'I' &&
+	       line[4] == '2' && line[5] == '0' && line[6] == '=';
+}
+
+/* The RSDP's address as the loader gave it, beside the firmware's own. */
+static void report_acpi_rsdp(void)
+{
+	static uint8_t zp[ZERO_PAGE_BYTES];
+	static char report[96], systab[LINE_MAX_BYTES];
+	if (read_file("/sys/kernel/boot_params/data", zp, sizeof(zp)) < ZP_ACPI_RSDP_ADDR + 8)
+		return; /* report_initrd has said so */
+	uint64_t given = zero_page_u32(zp, ZP_ACPI_RSDP_ADDR + 4) << 32 |
+			 zero_page_u32(zp, ZP_ACPI_RSDP_ADDR);
+	char *at = append(report, "kslide-linux: acpi_rsdp_addr=");
+	at = append_hex(at, given);
+	at = append(at, " efi_acpi20=");
+	if (find_line("/sys/firmware/efi/systab", is_acpi20, systab) == 0)
+		at = append(at, systab + 7);
+	else
+		at = append(at, "none");
+	append(at, "\n");
+	say(report);
+}
+
 /* The EFI variables Linux can read through its runtime services, counted in efivarfs. */
 static void report_efivars(void)
 {
@@ -517,6 +551,7 @@ void init_main(void)
 	if (efi >= 0) {
 		syscall5(SYS_CLOSE, efi, 0, 0, 0, 0);
 		report_secure_boot();
+		report_acpi_rsdp();
 		report_efivars();
 	}
 	report_first_line("cmdline", "/proc/cmdline");

@@ -425,6 +425,7 @@ static void test_acpi_rsdp_copy_prefers_the_new_tag(void **state)
 	assert_int_equal(parse(f), KS_OK);
 	assert_int_equal(f->env.acpi_rsdp_copy, tag + 8);
 	assert_int_equal(f->env.acpi_rsdp_size, sizeof(new_rsdp));
+	assert_false(f->env.acpi_rsdp_kept); /* in the loader's information: copied for Linux */
 }
 
 static void test_acpi_rsdp_copy_of_the_old_tag_alone(void **state)

@@ -136,7 +136,8 @@ static int by_insns_descending(const void *a, const void *b)
 static void print_functions(void)
 {
 	qsort(symbols, symbol_count, sizeof(symbols[0]), by_insns_descending);
-	for (size_t i = 0; i < symbol_count && (!top_functions || i < top_functions) && symbols[i].insns; i++)
+	for (size_t i = 0;
+	     i < symbol_count && (!top_functions || i < top_functions) && symbols[i].insns; i++)
 		printf("tbcount: function %s instructions=%" PRIu64 "\n", symbols[i].name,
 		       symbols[i].insns);
 }
@@ -193,16 +194,16 @@ int main(int argc, char **argv)
 	range_count = 1; /* ranges[0] is LO HI */
 	while ((opt = getopt(argc, argv, "r:kf:")) != -1) {
 		char *end;
-		if (opt == 'k')
+		if (opt == 'k') {
 			keep_reading = true;
-		else if (opt == 'f') {
+		} else if (opt == 'f') {
 			top_functions = strtoul(optarg, &end, 10);
 			if (end == optarg || *end)
 				return usage();
-		}
-		else if (opt != 'r' || range_count == RANGES_MAX ||
-			 parse_range(optarg, &ranges[range_count++]))
+		} else if (opt != 'r' || range_count == RANGES_MAX ||
+			   parse_range(optarg, &ranges[range_count++])) {
 			return usage();
+		}
 	}
 	argc -= optind - 1;
 	argv += optind - 1;

@@ -15,18 +15,19 @@
 # to init at the usual pace once the count is done.
 #
 # usage: boot-cost.sh [-a ARCH] [-c CPU] [-m MEM] [-A APPEND] [-I INITRD] [-E SYMBOL] [-s]
-#                     [-t SECS] TBCOUNT STUB_ELF IMAGE
+#                     [-F N] [-t SECS] TBCOUNT STUB_ELF IMAGE
 #        boot-cost.sh -L -I INITRAMFS [-a ARCH] [-c CPU] [-m MEM] [-A APPEND] [-t SECS]
 #                     TBCOUNT BZIMAGE
 #   -a ARCH    QEMU system: i386 or x86_64 (then use its stub and, say, -c qemu64)
 #   -I INITRD  QEMU's -initrd: a Multiboot module, or with -L Linux's initramfs
 #   -E SYMBOL  where counting starts (default stub_entry)
 #   -s         one instruction per block (-singlestep): slower, a cross-check of the count
+#   -F N       the N heaviest functions (default 8; 0: every one that ran)
 set -u
 
 arch=i386 cpu=qemu32 mem=256M append="" symbol=stub_entry single="" timeout=300 initrd=""
-linux=false
-while getopts a:c:m:A:I:E:st:L opt; do
+linux=false functions=8
+while getopts a:c:m:A:I:E:sF:t:L opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	c) cpu=$OPTARG ;;
@@ -35,6 +36,7 @@ while getopts a:c:m:A:I:E:st:L opt; do
 	I) initrd=$OPTARG ;;
 	E) symbol=$OPTARG ;;
 	s) single=-singlestep ;;
+	F) functions=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	L) linux=true ;;
 	*) exit 2 ;;
@@ -136,7 +138,7 @@ if $linux; then
 fi
 # shellcheck disable=SC2086 # two words on purpose
 nm -n "$stub" >"$work/syms"
-result=$("$tbcount" "$entry" $range "$work/log" "$work/syms") || {
+result=$("$tbcount" -f "$functions" "$entry" $range "$work/log" "$work/syms") || {
 	refused=$(grep -a '^kslide: error' "$work/serial" | tr -d '\r')
 	echo "boot-cost: counting failed${refused:+: $refused}" >&2
 	[ -n "$refused" ] || cat "$work/qemu.err" >&2
@@ -148,6 +150,8 @@ line=$(grep -a '^kslide: base=' "$work/serial" | tr -d '\r')
 [ -n "$line" ] || { echo "boot-cost: no kslide line; serial log:" >&2; cat "$work/serial" >&2; exit 1; }
 base=$(echo "$line" | sed -n 's/^kslide: base=\(0x[0-9a-f]*\).*/\1/p')
 phys=$(echo "$line" | sed -n 's/.* phys=\(0x[0-9a-f]*\).*/\1/p')
+# The slots drawn among, and with --shuffle the units the stub moved (its line's own words).
+extra=$(echo "$line" | tr ' ' '\n' | grep -E '^(slots|shuffled)=' | tr '\n' ' ' | sed 's/ $//')
 total=$(echo "$result" | head -n 1)
 exit_pc=$(echo "$total" | sed -n 's/.* exit=\(0x[0-9a-f]*\).*/\1/p')
 python3 -c 'import sys; e, b, p, n = (int(x, 0) for x in sys.argv[1:])
@@ -158,6 +162,6 @@ sys.exit(not (b <= e < b + n or p <= e < p + n))' "$exit_pc" "$base" "$phys" "$s
 mode=kaslr
 case " $append " in *" nokaslr "*) mode=nokaslr ;; esac
 echo "boot-cost($arch): image=$(basename "$image") bytes=$size mode=$mode cpu=$cpu" \
-	"${total#tbcount: } base=$base phys=$phys${single:+ singlestep}"
+	"${total#tbcount: } base=$base phys=$phys${extra:+ $extra}${single:+ singlestep}"
 # Where they went, heaviest functions first.
 echo "$result" | sed -n "s/^tbcount: function /boot-cost($arch):   /p"

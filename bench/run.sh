@@ -2,8 +2,8 @@
 # `make bench`: the figures of docs/results.md ("Benchmarks"), each printed by its tool:
 # relocation speed against memcpy, slot search growth, the stub's instructions at boot, what
 # packing adds to a kernel, the decoders against the libraries, a PVH boot to init against
-# the same kernel booted directly, and Linux's EFI stub against kslide's PE under OVMF. Fails if
-# any fails.
+# the same kernel booted directly, Linux's EFI stub against kslide's PE under OVMF, and what
+# kslide-pack --shuffle adds to the example kernels built for it. Fails if any fails.
 # usage: run.sh BUILD_DIR
 set -u
 B=$1
@@ -92,6 +92,9 @@ if [ -f "$B/linux/cloud-amd64/vmlinuz" ] && [ -f "$B/linux/x86_64/initramfs.cpio
 else
 	echo "bench: no Debian cloud-amd64 kernel in $B/linux (scripts/fetch-linux.sh): skipped"
 fi
+
+echo "== 8. function-granular shuffling: the table's bytes, the stub's instructions, the layouts"
+run "$here/shuffle-cost.sh" "$B"
 
 [ "$failed" -eq 0 ] && echo "bench: done" && exit 0
 echo "bench: some measurements failed" >&2

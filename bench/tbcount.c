@@ -6,13 +6,14 @@
  * which for the stub is the jump into the kernel; that block's address is printed too.
  *
  * With SYMS (the output of nm -n for the guest code), the count is also split by function
- * and the heaviest are printed, one "tbcount: function NAME instructions=N" line each.
+ * and the heaviest are printed, one "tbcount: function NAME instructions=N" line each: eight,
+ * or with -f N the N heaviest (0: every function that ran).
  *
  * Code that moves itself, as Linux's decompressor does, runs in more than one range: each
  * -r LO:HI adds one where the count goes on. With -k the rest of the log is read (and
  * ignored) after the count, so that QEMU, writing it into a FIFO, can run on to the end.
  *
- * usage: tbcount [-r LO:HI]... [-k] START LO HI LOG [SYMS]   (addresses in hex)
+ * usage: tbcount [-r LO:HI]... [-k] [-f N] START LO HI LOG [SYMS]   (addresses in hex)
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -79,7 +80,6 @@ static int parse_range(const char *s, struct range *r)
 }
 
 #define SYMBOLS_MAX 4096
-#define TOP_FUNCTIONS 8
 
 struct symbol {
 	uint64_t address;
@@ -89,6 +89,7 @@ struct symbol {
 
 static struct symbol symbols[SYMBOLS_MAX];
 static size_t symbol_count;
+static size_t top_functions = 8; /* -f; 0: all */
 
 /* Text symbols from nm -n, ascending by address. */
 static int read_symbols(const char *path)
@@ -135,7 +136,8 @@ static int by_insns_descending(const void *a, const void *b)
 static void print_functions(void)
 {
 	qsort(symbols, symbol_count, sizeof(symbols[0]), by_insns_descending);
-	for (size_t i = 0; i < symbol_count && i < TOP_FUNCTIONS && symbols[i].insns; i++)
+	for (size_t i = 0;
+	     i < symbol_count && (!top_functions || i < top_functions) && symbols[i].insns; i++)
 		printf("tbcount: function %s instructions=%" PRIu64 "\n", symbols[i].name,
 		       symbols[i].insns);
 }
@@ -173,7 +175,7 @@ static bool bytes_only(const char *line)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tbcount [-r LO:HI]... [-k] START LO HI LOG [SYMS]\n");
+	fprintf(stderr, "usage: tbcount [-r LO:HI]... [-k] [-f N] START LO HI LOG [SYMS]\n");
 	return 2;
 }
 
@@ -190,12 +192,18 @@ int main(int argc, char **argv)
 	bool keep_reading = false;
 	int opt;
 	range_count = 1; /* ranges[0] is LO HI */
-	while ((opt = getopt(argc, argv, "r:k")) != -1) {
-		if (opt == 'k')
+	while ((opt = getopt(argc, argv, "r:kf:")) != -1) {
+		char *end;
+		if (opt == 'k') {
 			keep_reading = true;
-		else if (opt != 'r' || range_count == RANGES_MAX ||
-			 parse_range(optarg, &ranges[range_count++]))
+		} else if (opt == 'f') {
+			top_functions = strtoul(optarg, &end, 10);
+			if (end == optarg || *end)
+				return usage();
+		} else if (opt != 'r' || range_count == RANGES_MAX ||
+			   parse_range(optarg, &ranges[range_count++])) {
 			return usage();
+		}
 	}
 	argc -= optind - 1;
 	argv += optind - 1;

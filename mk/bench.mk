@@ -49,4 +49,6 @@ $(BUILD)/bench/%.img: $(BUILD)/bench/%.elf $(BUILD)/bin/kslide-pack
 	$(Q)$(BUILD)/bin/kslide-pack --compress none -o $@ $<
 
 # Recursive: mk/decoders.mk, included later, adds decode-bench to BENCH_BINS.
-BENCH_DEPS = $(BENCH_BINS) $(BUILD)/bench/tbcount $(BUILD)/bench/insncount.so $(BENCH_IMAGES)
+# bench/shuffle-cost.sh packs the shuffle examples' kernel.elf itself.
+BENCH_DEPS = $(BENCH_BINS) $(BUILD)/bench/tbcount $(BUILD)/bench/insncount.so $(BENCH_IMAGES) \
+	$(BUILD)/examples/shuffle-i386/kernel.img $(BUILD)/examples/shuffle-x86_64/kernel.img

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "include/kslide/image.h"
@@ -86,6 +87,7 @@ static void usage(FILE *to)
 		"  -f, --from FILE        read lines collected earlier instead of booting (- for "
 		"stdin)\n"
 		"      --bases-out FILE   save the lines used, for --from later\n"
+		"      --failed-logs DIR  keep each failed boot's serial log as DIR/boot-N.log\n"
 		"      --random N         ask the stub for N bytes of its generator per boot\n"
 		"                         (kslide.random=N)\n"
 		"      --random-out FILE  write those bytes, in binary, to FILE\n"
@@ -112,6 +114,7 @@ static int error(const char *file, const char *fmt, ...)
 
 struct options {
 	const char *image, *from, *bases_out, *random_out, *plot, *arch, *cpu, *memory;
+	const char *failed_logs;
 	const char *append; /* NULL: none given */
 	const char *initrd;
 	bool linux_own;
@@ -141,6 +144,7 @@ enum {
 	OPT_QEMU_ARG,
 	OPT_TIMEOUT,
 	OPT_BASES_OUT,
+	OPT_FAILED_LOGS,
 	OPT_RANDOM,
 	OPT_RANDOM_OUT,
 	OPT_JSON,
@@ -191,6 +195,13 @@ static int check_combination(const struct options *o)
 		return error(NULL, "--linux needs --initrd: an initramfs whose init reports where "
 				   "the kernel runs (tests/linux/init.c)") +
 		       1;
+	if (o->failed_logs && o->from)
+		return error(NULL, "--failed-logs keeps logs of boots; --from boots none") + 1;
+	if (o->failed_logs) {
+		struct stat st;
+		if (stat(o->failed_logs, &st) || !S_ISDIR(st.st_mode))
+			return error(o->failed_logs, "--failed-logs needs an existing directory") + 1;
+	}
 	if (o->ovmf && !o->uefi)
 		return error(NULL, "--ovmf names the UEFI firmware: it needs --uefi") + 1;
 	if (o->uefi && o->arch && !strcmp(o->arch, "i386"))
@@ -212,6 +223,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"timeout", required_argument, 0, OPT_TIMEOUT},
 		{"from", required_argument, 0, 'f'},
 		{"bases-out", required_argument, 0, OPT_BASES_OUT},
+		{"failed-logs", required_argument, 0, OPT_FAILED_LOGS},
 		{"random", required_argument, 0, OPT_RANDOM},
 		{"random-out", required_argument, 0, OPT_RANDOM_OUT},
 		{"json", no_argument, 0, OPT_JSON},
@@ -247,6 +259,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_APPEND: o->append = optarg; break;
 		case 'f': o->from = optarg; break;
 		case OPT_BASES_OUT: o->bases_out = optarg; break;
+		case OPT_FAILED_LOGS: o->failed_logs = optarg; break;
 		case OPT_RANDOM_OUT: o->random_out = optarg; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
@@ -335,6 +348,7 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 		.jobs = o->jobs,
 		.timeout = (unsigned)o->timeout,
 		.uefi = o->uefi ? &uefi : NULL,
+		.failed_logs = o->failed_logs,
 	};
 	struct boot_outcome out;
 	int rc = boots_run(&plan, take_line, s, &out, why, sizeof(why));
@@ -362,6 +376,9 @@ static int collect(const struct options *o, const struct subject *sub, struct sa
 	if (out.failed)
 		error(o->image, "%zu of %zu boots failed; first: %s", out.failed, o->boots,
 		      out.first_failure);
+	if (out.logs_kept)
+		fprintf(stderr, "kslide-stat: the failed boots' serial logs: %s/boot-N.log\n",
+			o->failed_logs);
 	return 0;
 }
 

@@ -141,9 +141,15 @@ fake_stat -n 2 --initrd /dev/null "$L/686.img" >/dev/null 2>"$tmp/err"
 judge "init's _text is not the stub's base: the boot fails, exit status 1" \
 	sh -c "test $? = 1 && grep -q 'Linux runs at _text=0xd2002000' '$tmp/err'"
 printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0 noreport" | fake_boots
-fake_stat -n 2 --initrd /dev/null "$L/686.img" >/dev/null 2>"$tmp/err"
-judge "Linux does not reach init: the boot fails, exit status 1" \
-	sh -c "test $? = 1 && grep -q 'Linux did not reach init' '$tmp/err'"
+mkdir "$tmp/failed"
+fake_stat -n 2 --initrd /dev/null --failed-logs "$tmp/failed" "$L/686.img" >/dev/null \
+	2>"$tmp/err"
+judge "Linux does not reach init: the boot fails, exit status 1, QEMU's status said" \
+	sh -c "test $? = 1 && grep -q 'boot 2: .*Linux did not reach init (QEMU exit status 0)' '$tmp/err'"
+# --failed-logs: the failed boot's serial log as it was, and only that boot's.
+judge "--failed-logs keeps the failed boot's log, byte for byte, and no other" \
+	sh -c "test \"\$(ls '$tmp/failed')\" = boot-2.log && cmp -s '$tmp/fake/serial.2' '$tmp/failed/boot-2.log' &&
+		grep -q 'logs: $tmp/failed/boot-N.log' '$tmp/err'"
 # A map that changes between boots ends the run: the message names the first range that
 # differs, and --bases-out keeps the lines up to and with the one that showed it.
 printf '%s\n' "0x5a3c000 0xc5a3c000 0" "0x12000000 0xd2000000 0" "0x1e0f6000 0xde0f6000 0" | fake_boots

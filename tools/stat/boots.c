@@ -196,8 +196,14 @@ static const char *judge(const struct boot_plan *plan, const struct log_summary 
 		return "the kernel reported failure";
 	if (!plan->needs_report)
 		return NULL;
-	if (!sum->has_report)
-		return "no kslide-linux: _text= line: Linux did not reach init";
+	if (!sum->has_report) {
+		/* 0: Linux rebooted (a panic, with panic=-1 and -no-reboot) or powered off */
+		snprintf(why, cap,
+			 "no kslide-linux: _text= line: Linux did not reach init (QEMU exit status "
+			 "%d)",
+			 code);
+		return why;
+	}
 	if (code != QEMU_EXIT_POWER_OFF) {
 		snprintf(why, cap, "QEMU exit status %d, not Linux's power off", code);
 		return why;
@@ -215,6 +221,27 @@ static const char *judge(const struct boot_plan *plan, const struct log_summary 
 	return NULL;
 }
 
+/* A failed boot's serial log, copied to the plan's directory: 0, or -1 (errno set). */
+static int keep_log(const struct boot_plan *plan, const struct job *job)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/boot-%zu.log", plan->failed_logs, job->number);
+	FILE *in = fopen(job->log, "rb"), *out = in ? fopen(path, "wb") : NULL;
+	char chunk[4096];
+	size_t n;
+	int rc = out ? 0 : -1;
+	while (out && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+		if (fwrite(chunk, 1, n, out) != n)
+			rc = -1;
+	if (in && ferror(in))
+		rc = -1;
+	if (out && fclose(out))
+		rc = -1;
+	if (in)
+		fclose(in);
+	return rc;
+}
+
 /* A boot ended with 'status': judge it and pass its lines on. */
 static int finish(const struct boot_plan *plan, struct job *job, int status, boot_line_fn fn,
 		  void *ctx, struct boot_outcome *out, char *buf)
@@ -222,9 +249,16 @@ static int finish(const struct boot_plan *plan, struct job *job, int status, boo
 	struct log_summary sum;
 	char why[256];
 	int rc = read_log(job->log, fn, ctx, &sum, buf);
-	clean_boot(plan, job);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	const char *failure = job->killed ? "timed out" : judge(plan, &sum, code, why, sizeof(why));
+	if (failure && plan->failed_logs) {
+		if (keep_log(plan, job) == 0)
+			out->logs_kept++;
+		else
+			fprintf(stderr, "kslide-stat: %s: cannot keep boot %zu's log: %s\n",
+				plan->failed_logs, job->number, strerror(errno));
+	}
+	clean_boot(plan, job);
 	if (failure)
 		note_failure(out, job, failure);
 	else

@@ -28,11 +28,15 @@ struct boot_plan {
 	/* NULL: QEMU's -kernel (and -initrd, -append) on its BIOS machine. Else the image boots
 	 * from an ESP under this firmware (esp.h), each boot with its own ESP and variables. */
 	const struct uefi_plan *uefi;
+	/* NULL, or an existing directory where each failed boot's serial log is kept as
+	 * boot-N.log (N from 1), for reading what the kernel printed before it stopped. */
+	const char *failed_logs;
 };
 
 struct boot_outcome {
 	size_t passed, failed; /* failed: a line missing, a timeout or a kernel failure verdict */
 	char first_failure[512];
+	size_t logs_kept; /* failed boots' logs copied to plan->failed_logs */
 };
 
 /* Called with each line of each finished boot's serial log; nonzero stops the run. */

@@ -14,7 +14,8 @@
 #   - the sizes of the bzImage and the kslide images.
 # Each kernel's figures end in a Markdown table. One QEMU at a time but for kslide-stat's
 # (-j 2), all under nice. With -o DIR the boots' lines are kept there (FLAVOUR-linux.lines,
-# FLAVOUR-kslide.lines), for kslide-stat --from.
+# FLAVOUR-kslide.lines), for kslide-stat --from, and a failed boot's serial log in
+# FLAVOUR-linux-failed/ or FLAVOUR-kslide-failed/ (kslide-stat --failed-logs).
 #
 # With -u the spread and the sizes under UEFI firmware (OVMF, -M q35, a virtio-rng device so
 # that both find EFI_RNG_PROTOCOL), cloud-amd64 only: the bzImage started by systemd-boot
@@ -117,14 +118,23 @@ for flavour in "$@"; do
 	done
 
 	echo "-- spread: $boots boots each"
-	# shellcheck disable=SC2086 # $route is a list of options or none
-	nice "$stat" --linux $route --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
-		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-linux.lines" "$bz" >"$work/own.json" ||
+	# With -o, a failed boot's serial log is kept too (DIR/FLAVOUR-linux-failed/boot-N.log).
+	own_logs="" kslide_logs=""
+	if [ -n "$keep" ]; then
+		own_logs="--failed-logs=$keep/$flavour-linux-failed"
+		kslide_logs="--failed-logs=$keep/$flavour-kslide-failed"
+		mkdir -p "${own_logs#*=}" "${kslide_logs#*=}"
+	fi
+	# shellcheck disable=SC2086 # $route is a list of options or none, as the logs' option
+	nice "$stat" --linux $route $own_logs --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" \
+		--timeout 300 --append "$cmdline" --initrd "$initrd" \
+		--bases-out "$work/$flavour-linux.lines" "$bz" >"$work/own.json" ||
 		fail "kslide-stat --linux $route $bz"
 	# shellcheck disable=SC2086
-	nice "$stat" $route --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" --timeout 300 \
-		--append "$cmdline" --initrd "$initrd" --bases-out "$work/$flavour-kslide.lines" \
-		"$work/$flavour-zstd.$ext" >"$work/kslide.json" || fail "kslide-stat $route $flavour-zstd.$ext"
+	nice "$stat" $route $kslide_logs --json -n "$boots" -j 2 --cpu "$cpu" -m "$mem" \
+		--timeout 300 --append "$cmdline" --initrd "$initrd" \
+		--bases-out "$work/$flavour-kslide.lines" "$work/$flavour-zstd.$ext" \
+		>"$work/kslide.json" || fail "kslide-stat $route $flavour-zstd.$ext"
 	[ -n "$keep" ] && mkdir -p "$keep" && cp "$work/$flavour-"*.lines "$keep/"
 
 	$spread_only || echo "-- boot cost: instructions to the jump into vmlinux"

@@ -4,6 +4,9 @@
  * own (ChaCha20 over the entropy pool) before that one is wiped; it runs after relocate_kernel
  * has moved the kernel to its base and applied the base relocations, and adds each unit's
  * move on top of them (the changes are additive, so the order of the two passes is free).
+ * It writes at the kernel's physical base: the i386 stub runs with paging off, and the x86-64
+ * stub's tables map the kernel's physical range onto itself (boot/x86_64/mapping.c), as the
+ * relocation pass it follows needs too.
  *
  * Scratch: one loan from stub_slots.c (slots_lend), the region's bytes plus the order and the
  * new offsets. Loans come from usable RAM the slot search found free of the stub, the image,
@@ -50,10 +53,12 @@ int shuffle_kernel(const struct kslide_bootinfo *bi)
 		stub_error("shuffle table rejected", why);
 		return rc;
 	}
-	if (image_header.arch != KSLIDE_ARCH_I386) {
-		/* kslide-pack never writes one: an x86-64 kernel is shuffled only when it moves
-		 * by one slide, and then the i386 stub starts it */
-		stub_error("shuffle table rejected", "the x86-64 stub does not shuffle yet");
+	if (image_header.arch != KSLIDE_ARCH_I386 && image_header.virt_align) {
+		/* kslide-pack never writes one: it proves the table's 32-bit fields against its
+		 * window of physical bases, which bounds the virtual ones only when the virtual
+		 * base follows the physical one (one slide, no virtual window in the header) */
+		stub_error("shuffle table rejected",
+			   "an x86-64 kernel with a virtual window of its own is not shuffled");
 		return KS_EINVAL;
 	}
 	shuffled = 0;

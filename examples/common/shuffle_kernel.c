@@ -1,11 +1,12 @@
 /*
  * The kernel proper of the --shuffle examples (examples/shuffle-i386, a Multiboot 1 kernel, and
  * examples/shuffle-x86_64, a higher-half x86-64 Multiboot one moved by one slide, by the i386
- * stub or, packed --format efi, by the x86-64 stub): every function is its own section (-ffunction-sections), so the stub lays them out
- * in a new order at every boot. It checks its own results through every kind of reference the
- * shuffle must follow, then prints where its functions ended up and ends QEMU with its
- * verdict. Each example's boot code, in plain .text, calls kernel_main(magic, info) and
- * offers fixed_sum. The references (i386 / x86-64 relocation types):
+ * stub or, packed --format efi, by the x86-64 stub): every function is its own section
+ * (-ffunction-sections), so the stub lays them out in a new order at every boot. It checks its
+ * own results through every kind of reference the shuffle must follow, then prints where its
+ * functions ended up and ends QEMU with its verdict. Each example's boot code, in plain .text,
+ * calls kernel_main(magic, info) and offers fixed_sum. The references (i386 / x86-64
+ * relocation types):
  *   - static functions calling each other (PC-relative, between two moving units: R_386_PC32 /
  *     R_X86_64_PLT32);
  *   - the entry in plain .text calling kernel_main (PC-relative, fixed site, moving target),

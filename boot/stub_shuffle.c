@@ -4,6 +4,10 @@
  * own (ChaCha20 over the entropy pool) before that one is wiped; it runs after relocate_kernel
  * has moved the kernel to its base and applied the base relocations, and adds each unit's
  * move on top of them (the changes are additive, so the order of the two passes is free).
+ * Either stub, for a kernel that moves by one slide (image_shuffle_table refuses any other).
+ * It writes at the kernel's physical base: the i386 stub runs with paging off, and the x86-64
+ * stub's tables map the kernel's physical range onto itself (boot/x86_64/mapping.c), as the
+ * relocation pass it follows needs too.
  *
  * Scratch: one loan from stub_slots.c (slots_lend), the region's bytes plus the order and the
  * new offsets. Loans come from usable RAM the slot search found free of the stub, the image,
@@ -49,12 +53,6 @@ int shuffle_kernel(const struct kslide_bootinfo *bi)
 	if (rc != KS_OK) {
 		stub_error("shuffle table rejected", why);
 		return rc;
-	}
-	if (image_header.arch != KSLIDE_ARCH_I386) {
-		/* kslide-pack never writes one: an x86-64 kernel is shuffled only when it moves
-		 * by one slide, and then the i386 stub starts it */
-		stub_error("shuffle table rejected", "the x86-64 stub does not shuffle yet");
-		return KS_EINVAL;
 	}
 	shuffled = 0;
 	if (!keyed) /* nokaslr, a debug placement: the link order */

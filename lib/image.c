@@ -65,6 +65,11 @@ uint64_t image_shuffle_offset(const struct kslide_image_header *header)
 int image_shuffle_table(const uint8_t *image, const struct kslide_image_header *h,
 			struct shuffle_table *t, const char **why)
 {
+	/* kslide-pack proves the table's 32-bit fields against its window of physical bases,
+	 * which bounds the virtual ones only when the virtual base follows the physical one (one
+	 * slide: an i386 image, or an x86-64 one with no virtual window), and writes no other. */
+	if (h->arch != KSLIDE_ARCH_I386 && h->virt_align)
+		return fail(why, "shuffle table on an x86-64 image with a virtual window of its own");
 	uint64_t at = image_shuffle_offset(h);
 	return shuffle_parse(image + at, (size_t)(h->image_file_size - at), h->payload_mem_size,
 			     h->entry_offset, t, why);

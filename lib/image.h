@@ -55,7 +55,8 @@ int image_payload_sums_match(const struct kslide_image_header *header,
 uint64_t image_shuffle_offset(const struct kslide_image_header *header);
 
 /* The shuffle table of a verified image with KSLIDE_IMAGE_SHUFFLE, parsed (lib/shuffle.h):
- * KS_OK, or KS_EFORMAT with *why. image_verify has already done this once. */
+ * KS_OK, or KS_EFORMAT with *why. image_verify has already done this once. Only an image whose
+ * kernel moves by one slide may have one: i386, or x86-64 without a virtual window. */
 int image_shuffle_table(const uint8_t *image, const struct kslide_image_header *header,
 			struct shuffle_table *t, const char **why);
 

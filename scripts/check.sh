@@ -119,7 +119,8 @@ stage boot-multiboot "Multiboot 1 and 2 handoffs" \
 	'tests/boot/multiboot.sh "$B"'
 # kslide-pack --shuffle: the examples check their own calls, tables and jump table at every
 # boot while their functions' order changes; op0's place among its 16 functions judged uniform.
-stage boot-shuffle "examples/shuffle-i386 and shuffle-x86_64 pass at every boot, their function order changing ($UNIFORM_BOOTS boots, half each; op0's place uniform)" \
+# shuffle-x86_64 packed --format efi too, shuffled by the x86-64 stub under OVMF.
+stage boot-shuffle "examples/shuffle-i386 and shuffle-x86_64 pass at every boot, their function order changing ($UNIFORM_BOOTS boots, half each; op0's place uniform); shuffle-x86_64 as a PE from OVMF (8 boots)" \
 	'tests/boot/shuffle.sh "$B" "$UNIFORM_BOOTS" "$B/host/tests/uniformity"'
 # 1G at 2 MiB has 440 slots, 128M at 4 KiB about 28,000.
 stage uniform-i386-2m "i386 bases uniform over 440 2 MiB slots ($POWER_BOOTS boots)" \

@@ -1,11 +1,12 @@
 /*
  * The kernel proper of the --shuffle examples (examples/shuffle-i386, a Multiboot 1 kernel, and
- * examples/shuffle-x86_64, a higher-half x86-64 Multiboot one that the i386 stub moves by one
- * slide): every function is its own section (-ffunction-sections), so the stub lays them out
- * in a new order at every boot. It checks its own results through every kind of reference the
- * shuffle must follow, then prints where its functions ended up and ends QEMU with its
- * verdict. Each example's boot code, in plain .text, calls kernel_main(magic, info) and
- * offers fixed_sum. The references (i386 / x86-64 relocation types):
+ * examples/shuffle-x86_64, a higher-half x86-64 Multiboot one moved by one slide, by the i386
+ * stub or, packed --format efi, by the x86-64 stub): every function is its own section
+ * (-ffunction-sections), so the stub lays them out in a new order at every boot. It checks its
+ * own results through every kind of reference the shuffle must follow, then prints where its
+ * functions ended up and ends QEMU with its verdict. Each example's boot code, in plain .text,
+ * calls kernel_main(magic, info) and offers fixed_sum. The references (i386 / x86-64
+ * relocation types):
  *   - static functions calling each other (PC-relative, between two moving units: R_386_PC32 /
  *     R_X86_64_PLT32);
  *   - the entry in plain .text calling kernel_main (PC-relative, fixed site, moving target),
@@ -25,6 +26,9 @@
 #include "../common/console.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
+/* The x86-64 example has a Multiboot 2 header too: GRUB's multiboot2, or the x86-64 stub of a
+ * PE started by UEFI firmware, enter it with this one. */
+#define MULTIBOOT2_BOOTLOADER_MAGIC 0x36D76289
 #define OPS 16
 /* A function's code lies within this many bytes of its address (they are all small). */
 #define FUNCTION_REACH 0x200u
@@ -191,7 +195,8 @@ void kernel_main(uint32_t magic, const void *mbi)
 	(void)mbi;
 	CHECK_RUNNING_AT(kernel_main, "kernel_main");
 	console_init();
-	check(magic == MULTIBOOT_BOOTLOADER_MAGIC, "started by a Multiboot loader", 0);
+	check(magic == MULTIBOOT_BOOTLOADER_MAGIC || magic == MULTIBOOT2_BOOTLOADER_MAGIC,
+	      "started by a Multiboot loader", 0);
 	run_checks();
 	print_order();
 	if (failures == 0)

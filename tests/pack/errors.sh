@@ -1320,8 +1320,9 @@ kernel shuffle-pc16 "$ASM_UNITS
 	.word b - ." "$LDS_UNITS" --emit-relocs --unique=.text.*
 expect_fail "--shuffle with an R_386_PC16 to a function section" \
 	"unsupported relocation type R_386_PC16" --shuffle "$T/shuffle-pc16.elf"
-# x86-64: the same two function sections in the higher half (R_X86_64_PLT32, _32S, _64), for
-# the x86-64 stub, which does not shuffle: refused once everything else is proven.
+# x86-64: the same two function sections in the higher half (R_X86_64_PLT32, _32S, _64), with
+# a virtual base of its own, which the packer cannot bound from the physical window: refused
+# once everything else is proven, from every container.
 ASM_UNITS64='
 	.text
 	.globl _start
@@ -1351,8 +1352,13 @@ SECTIONS {
 }'
 kernel64 shuffle64 "$ASM_UNITS64" "$LDS_UNITS64" --emit-relocs --unique=.text.*
 expect_fail "--shuffle on an x86-64 kernel with its own virtual base" \
-	"an x86-64 kernel with a virtual base of its own (the x86-64 stub) is not shuffled yet" \
+	"an x86-64 kernel with a virtual base of its own is not shuffled" \
 	--shuffle "$T/shuffle64.elf"
+for f in efi pvh; do
+	expect_fail "--shuffle --format $f on an x86-64 kernel with its own virtual base" \
+		"an x86-64 kernel with a virtual base of its own is not shuffled" \
+		--shuffle --format "$f" "$T/shuffle64.elf"
+done
 # A 64-bit PC-relative reference to a function section: the base relocation takes it (it
 # names the kernel), the shuffle does not.
 kernel64 shuffle64-pc64 "$ASM_UNITS64
@@ -1368,6 +1374,34 @@ kernel64 shuffle64-far "$ASM_UNITS64
 expect_fail "--shuffle with a PC-relative field some order overflows" \
 	"could overflow 32 bits in some order of the function sections" \
 	--shuffle "$T/shuffle64-far.elf"
+
+# Each --format with each kernel the examples hold (make check builds them): only the i386
+# stub's Multiboot image and the x86-64 stub's PE shuffle, and only a kernel that moves by
+# one slide; every other pairing is refused before anything is written.
+SHUFFLE32=$B/examples/shuffle-i386/kernel.elf SHUFFLE64=$B/examples/shuffle-x86_64/kernel.elf
+if "$PACK" -v --shuffle --format efi -o "$out" "$SHUFFLE64" 2>"$T/stderr" &&
+	grep -q '^image: single slide: .*the x86-64 stub leaves long mode' "$T/stderr" &&
+	grep -q "^shuffle: [0-9]* function sections" "$T/stderr" && [ "$(head -c 2 "$out")" = MZ ]; then
+	ok "--shuffle --format efi on examples/shuffle-x86_64: a PE for the x86-64 stub, one slide"
+else
+	not_ok "--shuffle --format efi on examples/shuffle-x86_64" "refused, or not a one-slide PE"
+fi
+expect_fail "--shuffle --format pvh on a one-slide x86-64 Multiboot kernel" \
+	"a Multiboot kernel starts from a Multiboot loader or UEFI firmware, not from a PVH monitor" \
+	--shuffle --format pvh "$SHUFFLE64"
+for f in efi pvh; do
+	expect_fail "--shuffle --format $f on an i386 kernel" \
+		"the i386 stub has no $(echo "$f" | tr a-z A-Z) entry" --shuffle --format "$f" "$SHUFFLE32"
+done
+for f in multiboot efi pvh; do
+	expect_fail "--shuffle --format $f on a static PIE" "--shuffle: static PIEs are not supported" \
+		--shuffle --format "$f" "$B/x86_64/kernel-pie.elf"
+done
+if [ -e "$BZ64" ]; then
+	expect_fail "--shuffle --format efi on a Linux bzImage" \
+		"--shuffle: Linux's bzImage is not built with separate function sections" \
+		--shuffle --format efi "$BZ64"
+fi
 
 echo "pack-errors: $passed passed, $failed failed"
 [ $failed -eq 0 ]

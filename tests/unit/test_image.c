@@ -498,6 +498,26 @@ static void test_x86_64_window_verifies(void **state)
 	expect_ok(&img, IMAGE_BYTES);
 }
 
+/* A shuffle table only where the kernel moves by one slide: an x86-64 image with a virtual
+ * window of its own is refused before its table is read; i386 and x86-64 without a window
+ * get to the table itself (here the padding's bytes, which have no table magic). */
+static void test_a_shuffle_table_needs_a_kernel_that_moves_by_one_slide(void **state)
+{
+	(void)state;
+	struct image img;
+	build_valid(&img);
+	header_of(&img)->flags |= KSLIDE_IMAGE_SHUFFLE;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "shuffle table: no table magic");
+	make_x86_64(&img);
+	expect_rejected(&img, IMAGE_BYTES,
+			"shuffle table on an x86-64 image with a virtual window of its own");
+	struct kslide_image_header *h = header_of(&img);
+	h->virt_align = h->virt_min = h->virt_max = 0;
+	seal(&img);
+	expect_rejected(&img, IMAGE_BYTES, "shuffle table: no table magic");
+}
+
 static void test_virtual_alignment_not_a_power_of_two_is_rejected(void **state)
 {
 	(void)state;
@@ -674,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_inverted_physical_bounds_are_rejected),
 		cmocka_unit_test(test_kernel_past_two_to_the_64_is_rejected),
 		cmocka_unit_test(test_x86_64_window_verifies),
+		cmocka_unit_test(test_a_shuffle_table_needs_a_kernel_that_moves_by_one_slide),
 		cmocka_unit_test(test_virtual_alignment_not_a_power_of_two_is_rejected),
 		cmocka_unit_test(test_virtual_link_base_off_a_page_is_rejected),
 		cmocka_unit_test(test_inverted_virtual_bounds_are_rejected),

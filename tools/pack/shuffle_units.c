@@ -509,9 +509,10 @@ int shuffle_units_check_bases(const struct shuffle_units *s, const struct kernel
 {
 	if (k->arch == KSLIDE_ARCH_X86_64 && !k->single_slide)
 		return pack_fail(err, err_cap,
-				 "--shuffle: an x86-64 kernel with a virtual base of its own (the "
-				 "x86-64 stub) is not shuffled yet: only one that moves by a single "
-				 "slide, a Multiboot kernel the i386 stub starts");
+				 "--shuffle: an x86-64 kernel with a virtual base of its own is not "
+				 "shuffled: only one that moves by a single slide, a Multiboot kernel "
+				 "packed --format multiboot (the i386 stub) or --format efi (the x86-64 "
+				 "stub)");
 	for (size_t i = 0; i < s->bound_count; i++) {
 		const struct shuffle_bound *b = &s->bounds[i];
 		if (base_window_holds(k, opt, b->kind, b->low) &&

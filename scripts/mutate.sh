@@ -50,11 +50,16 @@ trap 'rm -rf "$scratch/lock" "$scratch/next"' EXIT
 trap 'exit 130' INT TERM
 
 # A fresh copy of the tracked files, keeping the old copy's build directory. The copy keeps
-# each file's time, so make rebuilds what changed in the tree since the last run; files that
-# mutations ever edited are made newer still, in case a run stopped before undoing one.
+# each file's time, so make rebuilds what changed in the tree since the last run; files whose
+# bytes differ from the last copy's are made newer (a file edited while the last run built
+# may be older than what it built from the file before), and so are files that mutations
+# ever edited, in case a run stopped before undoing one.
 rm -rf "$scratch/next" "$save" && mkdir -p "$scratch/next" "$logs" || exit 1
 $helper tracked "$repo" | (cd "$repo" && tar --null --no-recursion -T - -cf -) |
 	tar -xf - -C "$scratch/next" || die "cannot copy the tree to $scratch/next"
+if [ -d "$tree" ]; then
+	$helper touch-changed "$tree" "$scratch/next" || die "cannot compare $scratch/next with $tree"
+fi
 [ -d "$tree/build" ] && mv "$tree/build" "$scratch/next/build"
 rm -rf "$tree" && mv "$scratch/next" "$tree" || exit 1
 $helper files "$@" >>"$scratch/edited-files"

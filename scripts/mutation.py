@@ -8,10 +8,15 @@ usage: mutation.py show MUTATION KEY        print a header value (what, stages, 
        mutation.py apply MUTATION TREE SAVE save each file it edits under SAVE, then edit it
        mutation.py restore SAVE TREE        put the saved files back, newer than any object
        mutation.py touch TREE FILE...       make these files (where they exist) newer
+       mutation.py touch-changed OLD NEW    make NEW's files whose bytes differ from OLD's
+                                            newer (copies keep times; an edit made while
+                                            the last copy was building may be older than
+                                            the objects built from the file before it)
        mutation.py tracked REPO             the tracked files that exist, NUL-separated
 A mutation that no longer applies (its lines are gone or ambiguous) changes nothing and exits
 1 with a message naming the file and the first line looked for.
 """
+import filecmp
 import os
 import shutil
 import subprocess
@@ -112,6 +117,20 @@ def touch(tree, files):
             os.utime(target)
 
 
+def touch_changed(old, new):
+    for root, dirs, files in os.walk(new):
+        if root == new and "build" in dirs:
+            dirs.remove("build")
+        for f in files:
+            fresh = os.path.join(root, f)
+            before = os.path.join(old, os.path.relpath(fresh, new))
+            if os.path.islink(fresh) or not os.path.isfile(before):
+                continue  # a new file is newer than anything built from it anyway
+            if (os.path.getsize(fresh) != os.path.getsize(before)
+                    or not filecmp.cmp(fresh, before, shallow=False)):
+                os.utime(fresh)
+
+
 def tracked(repo):
     names = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
                            capture_output=True).stdout.split(b"\0")
@@ -135,6 +154,8 @@ def main(argv):
             restore(argv[2], argv[3])
         elif len(argv) >= 3 and argv[1] == "touch":
             touch(argv[2], argv[3:])
+        elif len(argv) == 4 and argv[1] == "touch-changed":
+            touch_changed(argv[2], argv[3])
         elif len(argv) == 3 and argv[1] == "tracked":
             tracked(argv[2])
         else:

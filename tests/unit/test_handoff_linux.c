@@ -19,6 +19,7 @@
 #include "include/protocol/linux_boot.h"
 #include "lib/errors.h"
 #include "lib/unaligned.h"
+#include "tests/unit/support/low_memory.h"
 
 #define PAGE 0x1000u
 #define LOW_BYTES 0x10000
@@ -32,16 +33,7 @@
 
 static uint8_t *low(void)
 {
-	void *p = mmap(NULL, LOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
-		       -1, 0);
-	assert_true(p != MAP_FAILED);
-	memset(p, 0xee, LOW_BYTES);
-	return p;
-}
-
-static uint32_t addr32(const void *p)
-{
-	return (uint32_t)(uintptr_t)p;
+	return low_memory(LOW_BYTES);
 }
 
 static uint8_t *lent_memory;

@@ -23,6 +23,7 @@
 #include "include/kslide/multiboot.h"
 #include "lib/errors.h"
 #include "lib/unaligned.h"
+#include "tests/unit/support/low_memory.h"
 
 #define LOW_BYTES 0x10000 /* each low buffer: room for the info and its copy */
 
@@ -47,16 +48,7 @@
 
 static uint8_t *low(void)
 {
-	void *p = mmap(NULL, LOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
-		       -1, 0);
-	assert_true(p != MAP_FAILED);
-	memset(p, 0xee, LOW_BYTES);
-	return p;
-}
-
-static uint32_t addr32(const void *p)
-{
-	return (uint32_t)(uintptr_t)p;
+	return low_memory(LOW_BYTES);
 }
 
 /* The way into 32-bit mode, as boot/i386/mode32.c has it: the jump is to the entry. */
